@@ -1,0 +1,119 @@
+# cordon: one non-recursive Makefile.  Everything is built into build/.
+#
+#   make            the launcher build/cordon
+#   make test       unit tests (Criterion), then integration tests on the
+#                   real kernel, as root and as an unprivileged user
+#   make check      the tests under ASan+UBSan, the banned-function check,
+#                   the format check, a short fuzzing run
+#   make fuzz       fuzz the parsers (FUZZ_SECONDS each, default 30)
+#   make install    PREFIX (/usr/local) and DESTDIR honoured
+#   make deps       install the Debian packages the build and tests need
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib/cordon
+MANDIR ?= $(PREFIX)/share/man
+B ?= build
+
+CC ?= cc
+OPT ?= -O2 -g
+WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wformat-security -Wpointer-arith \
+	-Wundef -Wwrite-strings -Wvla -Wnull-dereference -Wcast-align \
+	-Wimplicit-fallthrough
+CPPFLAGS += -D_GNU_SOURCE -Ishim -Ienforce -MMD -MP
+CFLAGS += -std=c11 $(OPT) $(WARN) -fstack-protector-strong \
+	-D_FORTIFY_SOURCE=2 -fno-strict-aliasing
+SAN ?=
+CFLAGS += $(SAN)
+LDFLAGS += $(SAN)
+
+# Shared logic: linked into the launcher and (built -fPIC) into the shim.
+SHARED_SRCS = shim/path.c shim/policy.c shim/env.c
+ENFORCE_SRCS = $(filter-out enforce/main.c,$(wildcard enforce/*.c))
+CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
+LIBS = -lseccomp -ljansson
+
+UNIT_SRCS = $(wildcard tests/unit/test_*.c)
+UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
+HELPER_SRCS = $(wildcard tests/helpers/*.c)
+HELPER_BINS = $(patsubst tests/helpers/%.c,$(B)/helpers/%,$(HELPER_SRCS))
+FUZZ_SRCS = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
+FUZZ_SECONDS ?= 30
+
+.PHONY: all test unit integration check fuzz install clean deps format \
+	check-format check-banned
+.DEFAULT_GOAL := all
+
+all: $(B)/cordon
+
+$(B)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/libcore.a: $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(B)/cordon: $(B)/obj/enforce/main.o $(B)/libcore.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
+		-o $@ $< $(B)/libcore.a $(LIBS) -lcriterion
+
+# Test helpers are small programs run inside and outside the sandbox.
+$(B)/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
+		-o $@ $< $(LIBS)
+
+$(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS)
+	@mkdir -p $(dir $@)
+	clang -D_GNU_SOURCE -Ishim -Ienforce -std=c11 -g -O1 \
+		-fsanitize=fuzzer,address,undefined -o $@ $< $(SHARED_SRCS) \
+		$(ENFORCE_SRCS) $(LIBS)
+
+test: unit integration
+
+unit: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
+
+integration: $(B)/cordon $(HELPER_BINS)
+	tests/integration/run.sh $(B)
+
+fuzz: $(FUZZ_BINS)
+	@set -e; for f in $(FUZZ_BINS); do \
+		n=$$(basename $$f); mkdir -p $(B)/corpus/$$n; \
+		echo "== $$n ($(FUZZ_SECONDS) s)"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+			$(B)/corpus/$$n tests/fuzz/corpus/$$n 2>&1 | tail -2; \
+	done
+
+check: check-banned check-format
+	$(MAKE) B=$(B)/san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" test
+	$(MAKE) FUZZ_SECONDS=20 fuzz
+
+check-banned:
+	scripts/check-banned.sh
+
+check-format:
+	scripts/check-format.sh
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+install: $(B)/cordon
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(B)/cordon $(DESTDIR)$(BINDIR)/cordon
+	install -m 0644 doc/cordon.1 $(DESTDIR)$(MANDIR)/man1/cordon.1
+
+deps:
+	scripts/install-deps.sh
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -1,0 +1,325 @@
+/*
+ * cli.c - parse cordon's command line into a request.
+ *
+ * Parsing only: paths are recorded as written (expanded and checked by
+ * roots.c), nothing touches the filesystem or the environment.  Every
+ * error is one line that names the option and what was wrong with it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char cli_usage[] =
+	"usage: cordon [OPTIONS] [--] COMMAND [ARGS...]\n"
+	"       cordon probe [--json]\n"
+	"\n"
+	"Run COMMAND so that it can touch only what it was granted.\n"
+	"\n"
+	"Filesystem (repeatable; PATH may start with ~ or be .):\n"
+	"  -r, --read PATH       allow reading PATH (files and listings)\n"
+	"  -w, --write PATH      allow reading and changing PATH\n"
+	"  -x, --exec PATH       allow reading and executing PATH\n"
+	"  -m, --mode MODE       read-only, workspace-write (default) or\n"
+	"                        workspace-net (workspace-write + network)\n"
+	"      --no-defaults     grant nothing but the roots given\n"
+	"Network (off by default):\n"
+	"      --net             allow all network access\n"
+	"      --connect PORTS   allow TCP connections to PORTS (80,443,8000-8010)\n"
+	"      --bind PORTS      allow binding TCP PORTS\n"
+	"Environment (scrubbed to an allowlist by default):\n"
+	"  -e, --env NAME        pass NAME (or every NAME* for a trailing *)\n"
+	"  -e, --env NAME=VALUE  set NAME to VALUE\n"
+	"      --inherit-env     pass the whole environment\n"
+	"Behaviour:\n"
+	"      --best-effort     run even where the kernel cannot enforce the\n"
+	"                        whole policy, saying what is not enforced\n"
+	"  -q, --quiet           print no notes, only errors\n"
+	"  -h, --help            this text\n"
+	"  -V, --version         the version\n"
+	"\n"
+	"Exit status: 125 cordon failed or refused, 126 COMMAND cannot run,\n"
+	"127 COMMAND not found, otherwise COMMAND's own (128+N for signal N).\n"
+	"Examples:\n"
+	"  cordon -- make                      build, writing only here and /tmp\n"
+	"  cordon -w ~/.cache -- cargo build   also write the cache\n"
+	"  cordon -m read-only -- grep -r x .  change nothing\n"
+	"  cordon --connect 443 -- curl https://example.org\n";
+
+static const char *const mode_names[] = {
+	[MODE_READ_ONLY] = "read-only",
+	[MODE_WORKSPACE_WRITE] = "workspace-write",
+	[MODE_WORKSPACE_NET] = "workspace-net",
+};
+
+const char *cli_mode_name(enum cli_mode mode)
+{
+	return mode_names[mode];
+}
+
+enum {
+	OPT_NO_DEFAULTS = 256,
+	OPT_NET,
+	OPT_CONNECT,
+	OPT_BIND,
+	OPT_INHERIT_ENV,
+	OPT_BEST_EFFORT,
+	OPT_JSON,
+};
+
+static const struct option options[] = {
+	{ "read", required_argument, NULL, 'r' },
+	{ "write", required_argument, NULL, 'w' },
+	{ "exec", required_argument, NULL, 'x' },
+	{ "mode", required_argument, NULL, 'm' },
+	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
+	{ "net", no_argument, NULL, OPT_NET },
+	{ "connect", required_argument, NULL, OPT_CONNECT },
+	{ "bind", required_argument, NULL, OPT_BIND },
+	{ "env", required_argument, NULL, 'e' },
+	{ "inherit-env", no_argument, NULL, OPT_INHERIT_ENV },
+	{ "best-effort", no_argument, NULL, OPT_BEST_EFFORT },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+__attribute__((format(printf, 3, 4))) static int
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int parse_mode(const char *s, enum cli_mode *mode)
+{
+	for (size_t i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
+		if (strcmp(s, mode_names[i]) == 0) {
+			*mode = (enum cli_mode)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int parse_port(const char *s, char **end, unsigned long *port)
+{
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*port = strtoul(s, end, 10);
+	if (errno || *port > 65535)
+		return -EINVAL;
+	return 0;
+}
+
+static int add_port(uint16_t *ports, size_t *n, unsigned long port)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (ports[i] == port)
+			return 0;
+	if (*n == POLICY_MAX_PORTS)
+		return -E2BIG;
+	ports[(*n)++] = (uint16_t)port;
+	return 0;
+}
+
+/* "80,443,8000-8010" */
+static int parse_ports(const char *s, uint16_t *ports, size_t *n)
+{
+	unsigned long lo, hi;
+	char *end;
+
+	for (;;) {
+		if (parse_port(s, &end, &lo))
+			return -EINVAL;
+		hi = lo;
+		if (*end == '-' && parse_port(end + 1, &end, &hi))
+			return -EINVAL;
+		if (hi < lo)
+			return -EINVAL;
+		for (unsigned long p = lo; p <= hi; p++)
+			if (add_port(ports, n, p))
+				return -E2BIG;
+		if (*end == '\0')
+			return 0;
+		if (*end != ',')
+			return -EINVAL;
+		s = end + 1;
+	}
+}
+
+static bool is_env_name(const char *s, size_t len, bool pattern)
+{
+	if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char ch = s[i];
+
+		if (pattern && ch == '*' && i == len - 1 && i > 0)
+			continue;
+		if (!(ch == '_' || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9')))
+			return false;
+	}
+	return true;
+}
+
+static int add_env(struct policy *p, const char *arg, char *err,
+		   size_t errlen)
+{
+	const char *eq = strchr(arg, '=');
+	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+	char **list = eq ? p->env_sets : p->env_names;
+	size_t *n = eq ? &p->nenv_sets : &p->nenv_names;
+
+	if (!is_env_name(arg, len, !eq))
+		return fail(err, errlen,
+			    "--env '%s': not a variable name (NAME, PREFIX* "
+			    "or NAME=VALUE)",
+			    arg);
+	if (*n == POLICY_MAX_ENV)
+		return fail(err, errlen, "--env '%s': more than %d variables",
+			    arg, POLICY_MAX_ENV);
+	list[*n] = strdup(arg);
+	if (!list[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+static int add_req(struct cli *c, const char *path, unsigned int rights,
+		   const char *flag, char *err, size_t errlen)
+{
+	if (*path == '\0')
+		return fail(err, errlen, "%s: the path is empty", flag);
+	if (c->nreqs == POLICY_MAX_ROOTS)
+		return fail(err, errlen, "%s '%s': too many roots", flag,
+			    path);
+	c->reqs[c->nreqs++] = (struct root_req){ path, rights, flag };
+	return 0;
+}
+
+static int ports_opt(struct cli *c, const char *arg, bool connect,
+		     char *err, size_t errlen)
+{
+	struct policy *p = &c->policy;
+	int ret;
+
+	if (connect)
+		ret = parse_ports(arg, p->connect_ports, &p->nconnect);
+	else
+		ret = parse_ports(arg, p->bind_ports, &p->nbind);
+	if (ret)
+		return fail(err, errlen, "%s '%s': expected ports like "
+			    "80,443,8000-8010 (0-65535, at most 64)",
+			    connect ? "--connect" : "--bind", arg);
+	if (p->net == NET_OFF)
+		p->net = NET_PORTS;
+	return 0;
+}
+
+static int option(struct cli *c, int opt, const char *arg, char *err,
+		  size_t errlen)
+{
+	switch (opt) {
+	case 'r':
+		return add_req(c, arg, RIGHT_R, "--read", err, errlen);
+	case 'w':
+		return add_req(c, arg, RIGHT_R | RIGHT_W, "--write", err,
+			       errlen);
+	case 'x':
+		return add_req(c, arg, RIGHT_R | RIGHT_X, "--exec", err,
+			       errlen);
+	case 'm':
+		if (parse_mode(arg, &c->mode))
+			return fail(err, errlen, "--mode '%s': expected read-only, "
+				    "workspace-write or workspace-net",
+				    arg);
+		if (c->mode == MODE_WORKSPACE_NET)
+			c->policy.net = NET_ON;
+		return 0;
+	case OPT_NO_DEFAULTS:
+		c->no_defaults = true;
+		return 0;
+	case OPT_NET:
+		c->policy.net = NET_ON;
+		return 0;
+	case OPT_CONNECT:
+	case OPT_BIND:
+		return ports_opt(c, arg, opt == OPT_CONNECT, err, errlen);
+	case 'e':
+		return add_env(&c->policy, arg, err, errlen);
+	case OPT_INHERIT_ENV:
+		c->policy.env = ENV_INHERIT;
+		return 0;
+	case OPT_BEST_EFFORT:
+		c->policy.best_effort = true;
+		return 0;
+	case 'q':
+		c->policy.quiet = true;
+		return 0;
+	case OPT_JSON:
+		c->json = true;
+		return 0;
+	case 'h':
+		c->cmd = CMD_HELP;
+		return 0;
+	case 'V':
+		c->cmd = CMD_VERSION;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+static int bad_option(char **argv, int opt, char *err, size_t errlen)
+{
+	const char *word = argv[optind - 1];
+
+	if (opt == ':' || (optopt && strchr("rwxme", optopt)))
+		return fail(err, errlen, "option '%s' needs an argument", word);
+	return fail(err, errlen, "unknown option '%s'", word);
+}
+
+int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
+{
+	int opt, ret;
+
+	memset(c, 0, sizeof(*c));
+	c->mode = MODE_WORKSPACE_WRITE;
+	if (argc > 1 && strcmp(argv[1], "probe") == 0) {
+		c->cmd = CMD_PROBE;
+		argc--;
+		argv++;
+	}
+	optind = 0; /* full reinitialisation: cli_parse may run twice */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:r:w:x:m:e:qhV", options,
+				  NULL)) != -1) {
+		if (opt == '?' || opt == ':')
+			return bad_option(argv, opt, err, errlen);
+		ret = option(c, opt, optarg, err, errlen);
+		if (ret)
+			return ret;
+	}
+	c->argv = argv + optind;
+	if (c->cmd == CMD_PROBE && optind < argc)
+		return fail(err, errlen, "probe takes no command: '%s'",
+			    argv[optind]);
+	if (c->cmd == CMD_RUN && optind >= argc)
+		return fail(err, errlen, "no command given");
+	if (c->cmd != CMD_PROBE && c->json)
+		return fail(err, errlen, "--json goes with probe");
+	return 0;
+}

@@ -1,0 +1,55 @@
+/*
+ * cli.h - the command line: subcommand, policy options, command.
+ */
+#ifndef CORDON_CLI_H
+#define CORDON_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "policy.h"
+
+enum cli_cmd {
+	CMD_RUN,
+	CMD_PROBE,
+	CMD_HELP,
+	CMD_VERSION,
+};
+
+enum cli_mode {
+	MODE_READ_ONLY,
+	MODE_WORKSPACE_WRITE, /* the default */
+	MODE_WORKSPACE_NET,
+};
+
+/* A root as the user wrote it, before expansion and canonicalisation. */
+struct root_req {
+	const char *path; /* points into argv */
+	unsigned int rights;
+	const char *flag; /* "--read", "--write", "--exec" */
+};
+
+struct cli {
+	enum cli_cmd cmd;
+	enum cli_mode mode;
+	bool no_defaults;
+	bool json;
+	struct root_req reqs[POLICY_MAX_ROOTS];
+	size_t nreqs;
+	struct policy policy; /* net, env and flags; roots come later */
+	char **argv;	      /* the command, NULL-terminated */
+};
+
+/**
+ * cli_parse - parse @argv into @c.
+ * Return: 0, or -EINVAL with a one-line message in @err.
+ */
+int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen);
+
+/* The --help text. */
+extern const char cli_usage[];
+
+/* The name of @mode, as --mode takes it. */
+const char *cli_mode_name(enum cli_mode mode);
+
+#endif

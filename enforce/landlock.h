@@ -1,0 +1,42 @@
+/*
+ * landlock.h - the kernel boundary on Linux.
+ */
+#ifndef CORDON_LANDLOCK_H
+#define CORDON_LANDLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "feature.h"
+#include "policy.h"
+
+/**
+ * landlock_abi - the Landlock ABI version of the running kernel.
+ * Return: the version (>= 1), or -ENOSYS (not built in), -EOPNOTSUPP
+ * (built in but disabled at boot), or another -errno.
+ */
+int landlock_abi(void);
+
+/**
+ * landlock_features - describe what Landlock enforces at @abi (a value
+ * from landlock_abi(), possibly negative) for policy @p into @s.
+ */
+void landlock_features(const struct policy *p, int abi,
+		       struct feature_set *s);
+
+/* The Landlock filesystem access mask for cordon rights @rights at
+ * @abi, for a directory or (@is_dir false) a file. */
+uint64_t landlock_fs_access(unsigned int rights, int abi, bool is_dir);
+
+/**
+ * landlock_apply - restrict the calling thread to @p: create the ruleset
+ * with every right @abi offers, add a rule per root and per allowed
+ * port, set NO_NEW_PRIVS and restrict.  Nothing is applied unless all
+ * of it is.  On failure, @err receives "<what> '<path>': <reason>".
+ *
+ * Return: 0, or -errno.
+ */
+int landlock_apply(const struct policy *p, int abi, char *err, size_t errlen);
+
+#endif

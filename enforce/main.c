@@ -1,0 +1,205 @@
+/*
+ * main.c - cordon: run a command inside a fail-closed kernel boundary.
+ *
+ * Orchestration only: parse, build the roots, find out what the kernel
+ * enforces, refuse (exit 125) when the policy needs what it cannot
+ * enforce unless --best-effort, scrub the environment, restrict, exec.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "env.h"
+#include "landlock.h"
+#include "probe.h"
+#include "roots.h"
+#include "sysfilter.h"
+#include "spawn.h"
+
+#define CORDON_VERSION "0.1.0"
+
+static const char *kernel_release(void)
+{
+	static struct utsname u;
+
+	return uname(&u) == 0 ? u.release : "unknown";
+}
+
+static void print_landlock_state(int abi)
+{
+	if (abi >= 1)
+		fprintf(stderr, "Landlock ABI %d", abi);
+	else if (abi == -EOPNOTSUPP)
+		fprintf(stderr, "Landlock disabled at boot");
+	else
+		fprintf(stderr, "no Landlock: %s", strerror(-abi));
+}
+
+static void refuse(const struct feature_set *fs, int abi)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct feature *f = &fs->f[i];
+
+		if (!f->needed || f->available || f->advisory)
+			continue;
+		fprintf(stderr,
+			"cordon: refusing to run: the kernel cannot enforce %s "
+			"(needs %s; this is Linux %s, ",
+			f->name, f->needs, kernel_release());
+		print_landlock_state(abi);
+		fprintf(stderr, ")\n");
+	}
+	if (abi == -EOPNOTSUPP)
+		fprintf(stderr, "hint: Landlock is built in but not enabled: "
+				"add landlock to the lsm= boot parameter\n");
+	fprintf(stderr, "hint: 'cordon probe' shows what this host enforces; "
+			"--best-effort runs without what is missing\n");
+}
+
+static void warn_best_effort(const struct feature_set *fs, int abi)
+{
+	const char *sep = "";
+
+	fprintf(stderr, "cordon: WARNING: --best-effort: NOT ENFORCED: ");
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct feature *f = &fs->f[i];
+
+		if (!f->needed || f->available || f->advisory)
+			continue;
+		fprintf(stderr, "%s%s (needs %s)", sep, f->name, f->needs);
+		sep = "; ";
+	}
+	fprintf(stderr, " [Linux %s, ", kernel_release());
+	print_landlock_state(abi);
+	fprintf(stderr, "]\n");
+}
+
+static void note_advisory(const struct feature_set *fs)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct feature *f = &fs->f[i];
+
+		if (f->needed && !f->available && f->advisory)
+			fprintf(stderr, "cordon: note: no %s (needs %s)\n",
+				f->name, f->needs);
+	}
+}
+
+static char **scrubbed_env(const struct policy *p)
+{
+	extern char **environ;
+	size_t n = 0;
+	const char **out;
+
+	while (environ[n])
+		n++;
+	n += p->nenv_sets + 1;
+	out = calloc(n, sizeof(*out));
+	if (!out || env_filter(p, environ, out, n) < 0)
+		return NULL;
+	return (char **)out;
+}
+
+static void warn_workspace(const struct policy *p)
+{
+	const char *home = roots_home();
+	char cwd[PATH_BUF];
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return;
+	for (size_t i = 0; i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+
+		if (r->origin != ORIGIN_DEFAULT || !(r->rights & RIGHT_W) ||
+		    strcmp(r->path, cwd) != 0)
+			continue;
+		if (strcmp(cwd, "/") == 0 || (home && strcmp(cwd, home) == 0))
+			fprintf(stderr,
+				"cordon: note: the workspace is '%s', so all "
+				"of it is writable; run from a project "
+				"directory to narrow it\n",
+				cwd);
+	}
+}
+
+static int enforce(const struct policy *p, const struct feature_set *fs,
+		   int abi)
+{
+	char err[512];
+	int ret = 0;
+
+	if (abi >= 1)
+		ret = landlock_apply(p, abi, err, sizeof(err));
+	if (!ret && feature_layer_ok(fs, "seccomp"))
+		ret = sysfilter_apply(p, err, sizeof(err));
+	if (ret)
+		fprintf(stderr, "cordon: %s\n", err);
+	return ret;
+}
+
+static int run(struct cli *c)
+{
+	struct policy *p = &c->policy;
+	struct feature_set fs = { .n = 0 };
+	char err[512 + PATH_BUF];
+	char **envp;
+	int abi;
+
+	if (roots_build(c, p, err, sizeof(err))) {
+		fprintf(stderr, "cordon: %s\n", err);
+		return EXIT_CORDON;
+	}
+	abi = landlock_abi();
+	landlock_features(p, abi, &fs);
+	sysfilter_features(p, &fs);
+	if (feature_missing(&fs)) {
+		if (!p->best_effort) {
+			refuse(&fs, abi);
+			return EXIT_CORDON;
+		}
+		warn_best_effort(&fs, abi);
+	}
+	if (!p->quiet) {
+		note_advisory(&fs);
+		warn_workspace(p);
+	}
+	envp = scrubbed_env(p);
+	if (!envp) {
+		fprintf(stderr, "cordon: cannot build the environment: %s\n",
+			strerror(ENOMEM));
+		return EXIT_CORDON;
+	}
+	if (enforce(p, &fs, abi))
+		return EXIT_CORDON;
+	return spawn_exec(c->argv, envp, p);
+}
+
+int main(int argc, char **argv)
+{
+	static struct cli c;
+	char err[512];
+
+	if (cli_parse(argc, argv, &c, err, sizeof(err))) {
+		fprintf(stderr, "cordon: %s\n"
+				"Try 'cordon --help' for more information.\n",
+			err);
+		return EXIT_CORDON;
+	}
+	switch (c.cmd) {
+	case CMD_HELP:
+		fputs(cli_usage, stdout);
+		return 0;
+	case CMD_VERSION:
+		printf("cordon %s\n", CORDON_VERSION);
+		return 0;
+	case CMD_PROBE:
+		return probe_run(&c);
+	case CMD_RUN:
+		break;
+	}
+	return run(&c);
+}

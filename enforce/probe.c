@@ -1,0 +1,341 @@
+/*
+ * probe.c - `cordon probe`: prove what this host enforces.
+ *
+ * Reading the ABI is not proof.  For each forbidden action (probe_checks.c)
+ * a child attempts it twice: once without the sandbox (the twin: if the
+ * action fails there, the row says it could not be tested) and once
+ * inside the boundary the default policy installs.  The verdict is read
+ * from outside, by the parent: the file is absent, the content unchanged,
+ * the listener got nothing, the other process still lives.
+ *
+ * Exit: 0 when everything the default policy needs holds, 1 otherwise,
+ * 125 when the probe itself could not run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "landlock.h"
+#include "probe.h"
+#include "probe_checks.h"
+#include "roots.h"
+#include "sysfilter.h"
+
+#define STATUS_SETUP_FAILED 254
+
+struct row {
+	const char *layer, *name, *state;
+	char why[160];
+	bool ok;
+};
+
+struct table {
+	struct row rows[FEATURE_MAX + 16];
+	size_t n;
+};
+
+static int copy_file(const char *from, const char *to, mode_t mode)
+{
+	char buf[65536];
+	ssize_t n;
+	int in, out, ret = 0;
+
+	in = open(from, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (out < 0) {
+		ret = -errno;
+		close(in);
+		return ret;
+	}
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write(out, buf, (size_t)n) != n) {
+			ret = -EIO;
+			break;
+		}
+	if (n < 0)
+		ret = -errno;
+	close(in);
+	close(out);
+	return ret;
+}
+
+static int make_dirs(struct ctx *c)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(c->base, sizeof(c->base), "%s/cordon-probe-XXXXXX",
+		 tmp && *tmp == '/' && strlen(tmp) < 32 ? tmp : "/tmp");
+	if (!mkdtemp(c->base))
+		return -errno;
+	snprintf(c->ws, sizeof(c->ws), "%s/ws", c->base);
+	snprintf(c->out, sizeof(c->out), "%s/out", c->base);
+	if (mkdir(c->ws, 0700) < 0 || mkdir(c->out, 0700) < 0)
+		return -errno;
+	return 0;
+}
+
+static int make_fixture(struct ctx *c)
+{
+	char p[128];
+	int fd, ret = make_dirs(c);
+
+	if (ret)
+		return ret;
+	snprintf(p, sizeof(p), "%s/secret", c->out);
+	fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, PROBE_SECRET, strlen(PROBE_SECRET)) < 0)
+		ret = -errno;
+	close(fd);
+	snprintf(p, sizeof(p), "%s/sh", c->out);
+	return ret ? ret : copy_file("/bin/sh", p, 0755);
+}
+
+static void remove_fixture(struct ctx *c)
+{
+	static const char *const files[] = { "out/secret", "out/sh",
+					     "out/new",	   "ws/leak",
+					     "ws/ran",	   NULL };
+	char p[160];
+
+	for (size_t i = 0; files[i]; i++) {
+		snprintf(p, sizeof(p), "%s/%s", c->base, files[i]);
+		unlink(p);
+	}
+	rmdir(c->ws);
+	rmdir(c->out);
+	rmdir(c->base);
+}
+
+static int listen_on(int type, struct sockaddr *addr, socklen_t len)
+{
+	int fd = socket(addr->sa_family, type | SOCK_CLOEXEC | SOCK_NONBLOCK,
+			0);
+
+	if (fd < 0)
+		return -errno;
+	if (bind(fd, addr, len) < 0 ||
+	    (type == SOCK_STREAM && listen(fd, 8) < 0) ||
+	    getsockname(fd, addr, &len) < 0) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+static int make_listeners(struct ctx *c)
+{
+	c->tcp_addr = (struct sockaddr_in){ .sin_family = AF_INET,
+					    .sin_addr.s_addr =
+						    htonl(INADDR_LOOPBACK) };
+	c->udp_addr = c->tcp_addr;
+	c->tcp = listen_on(SOCK_STREAM, (struct sockaddr *)&c->tcp_addr,
+			   sizeof(c->tcp_addr));
+	c->udp = listen_on(SOCK_DGRAM, (struct sockaddr *)&c->udp_addr,
+			   sizeof(c->udp_addr));
+	c->unix_addr.sun_family = AF_UNIX;
+	snprintf(c->unix_addr.sun_path + 1, sizeof(c->unix_addr.sun_path) - 1,
+		 "cordon-probe-%d", (int)getpid());
+	c->unix_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+				  strlen(c->unix_addr.sun_path + 1));
+	c->unix_fd = listen_on(SOCK_STREAM, (struct sockaddr *)&c->unix_addr,
+			       c->unix_len);
+	if (c->tcp < 0 || c->udp < 0 || c->unix_fd < 0)
+		return -EADDRNOTAVAIL;
+	return 0;
+}
+
+static int sandbox_self(struct ctx *c, const struct feature_set *fs)
+{
+	char err[512];
+
+	if (c->abi >= 1 && landlock_apply(&c->policy, c->abi, err, sizeof(err)))
+		return -1;
+	if (feature_layer_ok(fs, "seccomp") &&
+	    sysfilter_apply(&c->policy, err, sizeof(err)))
+		return -1;
+	return 0;
+}
+
+/* Run @k in a child; return its errno (0: done), or -1 on setup failure. */
+static int attempt(struct ctx *c, const struct check *k, bool sandboxed,
+		   const struct feature_set *fs)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (sandboxed && sandbox_self(c, fs))
+			_exit(STATUS_SETUP_FAILED);
+		_exit(k->attempt(c) & 0xff);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) == STATUS_SETUP_FAILED)
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+static void run_check(struct ctx *c, const struct check *k,
+		      const struct feature_set *fs, struct row *r)
+{
+	int twin, res;
+	bool happened;
+
+	*r = (struct row){ .layer = k->layer, .name = k->name };
+	twin = attempt(c, k, false, fs);
+	happened = k->happened(c);
+	if (k->reset)
+		k->reset(c);
+	if (twin != 0 || !happened) {
+		r->state = "untested";
+		snprintf(r->why, sizeof(r->why),
+			 "fails even without the sandbox (%s)",
+			 twin > 0 ? strerror(twin) : "no effect");
+		return;
+	}
+	res = attempt(c, k, true, fs);
+	happened = k->happened(c);
+	if (k->reset)
+		k->reset(c);
+	r->ok = res > 0 && !happened;
+	r->state = r->ok ? "enforced" : "NOT ENFORCED";
+	if (res < 0)
+		snprintf(r->why, sizeof(r->why), "the sandbox failed to start");
+	else if (r->ok)
+		snprintf(r->why, sizeof(r->why), "denied (%s), no effect "
+			 "outside; works unsandboxed", strerror(res));
+	else
+		snprintf(r->why, sizeof(r->why), "went through: %s",
+			 happened ? "seen from outside" : "the call succeeded");
+}
+
+static void feature_rows(const struct feature_set *fs, int abi,
+			 struct table *t)
+{
+	for (size_t i = 0; i < fs->n; i++) {
+		const struct feature *f = &fs->f[i];
+		struct row *r = &t->rows[t->n++];
+
+		*r = (struct row){ .layer = f->layer, .name = f->name };
+		r->ok = f->available || !f->needed || f->advisory;
+		r->state = f->available ? "available"
+			   : f->needed	? (f->advisory ? "missing (advisory)"
+						       : "MISSING")
+					: "not needed";
+		if (f->available && strcmp(f->layer, "landlock") == 0)
+			snprintf(r->why, sizeof(r->why), "Landlock ABI %d", abi);
+		else
+			snprintf(r->why, sizeof(r->why), "needs %s", f->needs);
+	}
+}
+
+static void print_table(const struct table *t)
+{
+	printf("%-9s %-46s %-14s %s\n", "LAYER", "FEATURE", "STATE", "WHY");
+	for (size_t i = 0; i < t->n; i++) {
+		const struct row *r = &t->rows[i];
+
+		printf("%-9s %-46s %-14s %s\n", r->layer, r->name, r->state,
+		       r->why);
+	}
+}
+
+static int print_json(const struct table *t, int abi, bool ok)
+{
+	json_t *root = json_object(), *rows = json_array();
+	struct utsname u;
+	char *s;
+
+	uname(&u);
+	json_object_set_new(root, "kernel", json_string(u.release));
+	json_object_set_new(root, "landlock_abi", json_integer(abi));
+	json_object_set_new(root, "ok", json_boolean(ok));
+	for (size_t i = 0; i < t->n; i++) {
+		const struct row *r = &t->rows[i];
+
+		json_array_append_new(
+			rows, json_pack("{s:s, s:s, s:s, s:b, s:s}", "layer",
+					r->layer, "feature", r->name, "state",
+					r->state, "ok", r->ok, "why", r->why));
+	}
+	json_object_set_new(root, "features", rows);
+	s = json_dumps(root, JSON_INDENT(2));
+	json_decref(root);
+	if (!s)
+		return -ENOMEM;
+	puts(s);
+	free(s);
+	return 0;
+}
+
+static int setup(struct ctx *c)
+{
+	int ret;
+
+	ret = make_fixture(c);
+	if (!ret)
+		ret = make_listeners(c);
+	if (!ret)
+		ret = roots_add_system(&c->policy);
+	if (!ret)
+		ret = policy_add_root(&c->policy, c->ws, RIGHT_ALL,
+				      ORIGIN_DEFAULT, true);
+	c->victim = probe_start_victim();
+	return ret ? ret : c->victim < 0 ? -errno : 0;
+}
+
+static void teardown(struct ctx *c)
+{
+	if (c->victim > 0) {
+		kill(c->victim, SIGKILL);
+		waitpid(c->victim, NULL, 0);
+	}
+	remove_fixture(c);
+	policy_free(&c->policy);
+}
+
+int probe_run(const struct cli *cli)
+{
+	static struct ctx c;
+	static struct table t;
+	struct feature_set fs = { .n = 0 };
+	bool ok = true;
+	int ret;
+
+	c.tcp = c.udp = c.unix_fd = -1;
+	ret = setup(&c);
+	if (ret) {
+		fprintf(stderr, "cordon: probe: cannot set up in '%s': %s\n",
+			c.base, strerror(-ret));
+		teardown(&c);
+		return 125;
+	}
+	c.abi = landlock_abi();
+	landlock_features(&c.policy, c.abi, &fs);
+	sysfilter_features(&c.policy, &fs);
+	feature_rows(&fs, c.abi, &t);
+	for (size_t i = 0; i < probe_nchecks; i++)
+		run_check(&c, &probe_checks[i], &fs, &t.rows[t.n++]);
+	teardown(&c);
+	for (size_t i = 0; i < t.n; i++)
+		ok = ok && t.rows[i].ok;
+	if (cli->json)
+		ret = print_json(&t, c.abi, ok);
+	else
+		print_table(&t);
+	return ret ? 125 : ok ? 0 : 1;
+}

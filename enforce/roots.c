@@ -1,0 +1,182 @@
+/*
+ * roots.c - turn the mode and the --read/--write/--exec requests into
+ * the policy's roots: expand ~ and ., canonicalise with path_resolve()
+ * (the same resolution the shim uses), add the mode's defaults.
+ *
+ * A path the user names must exist: a missing one is an error, so that a
+ * typo never yields a sandbox that quietly denies (or grants) something
+ * else.  Default roots that a host lacks (/lib32, ~/.zshrc) are skipped.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "path.h"
+#include "roots.h"
+
+#define RX (RIGHT_R | RIGHT_X)
+#define RW (RIGHT_R | RIGHT_W)
+
+static const char *const system_dirs[] = {
+	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
+	"/etc", "/opt", NULL,
+};
+
+/* Devices every program may use as files. */
+static const char *const rw_devices[] = {
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+	"/dev/tty", "/dev/ptmx", "/dev/pts", NULL,
+};
+
+static const char *const dotfiles[] = {
+	".profile", ".bashrc", ".bash_profile", ".bash_login",
+	".bash_logout", ".inputrc", ".zshenv", ".zshrc", ".zprofile",
+	".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc",
+	".config/fish", NULL,
+};
+
+const char *roots_home(void)
+{
+	const char *home = getenv("HOME");
+	struct passwd *pw;
+
+	if (home && *home == '/')
+		return home;
+	pw = getpwuid(getuid());
+	return pw && pw->pw_dir ? pw->pw_dir : NULL;
+}
+
+int roots_expand(const char *path, char out[PATH_BUF])
+{
+	const char *home;
+	int n;
+
+	if (path[0] == '~' && (path[1] == '\0' || path[1] == '/')) {
+		home = roots_home();
+		if (!home)
+			return -ENOENT;
+		n = snprintf(out, PATH_BUF, "%s%s", home, path + 1);
+	} else {
+		n = snprintf(out, PATH_BUF, "%s", path);
+	}
+	if (n < 0 || n >= PATH_BUF)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/* Canonicalise @path and add it; -ENOENT and friends when it is absent. */
+static int add(struct policy *p, const char *path, unsigned int rights,
+	       enum root_origin origin)
+{
+	char buf[PATH_BUF], canon[PATH_BUF];
+	struct stat st;
+	int ret;
+
+	ret = roots_expand(path, buf);
+	if (ret)
+		return ret;
+	ret = path_resolve(AT_FDCWD, buf, 0, canon);
+	if (ret)
+		return ret;
+	if (stat(canon, &st) < 0)
+		return -errno;
+	return policy_add_root(p, canon, rights, origin, S_ISDIR(st.st_mode));
+}
+
+/* Add a default root; a path this host lacks is not an error. */
+static int add_default(struct policy *p, const char *path,
+		       unsigned int rights)
+{
+	int ret = add(p, path, rights, ORIGIN_DEFAULT);
+
+	if (ret == -ENOENT || ret == -ENOTDIR || ret == -EACCES)
+		return 0;
+	return ret;
+}
+
+static int add_list(struct policy *p, const char *const *list,
+		    unsigned int rights, const char *prefix)
+{
+	char buf[PATH_BUF];
+	int ret;
+
+	for (size_t i = 0; list[i]; i++) {
+		if (snprintf(buf, sizeof(buf), "%s%s", prefix, list[i]) >=
+		    (int)sizeof(buf))
+			continue;
+		ret = add_default(p, buf, rights);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int roots_add_system(struct policy *p)
+{
+	int ret;
+
+	ret = add_list(p, system_dirs, RX, "");
+	if (!ret)
+		ret = add_list(p, rw_devices, RW, "");
+	if (!ret)
+		ret = add_default(p, "/dev", RIGHT_R);
+	if (!ret)
+		ret = add_default(p, "/proc", RIGHT_R);
+	if (!ret)
+		ret = add_default(p, "/sys", RIGHT_R);
+	if (!ret)
+		ret = add_list(p, dotfiles, RIGHT_R, "~/");
+	return ret;
+}
+
+static int add_workspace(struct policy *p, enum cli_mode mode)
+{
+	const char *tmpdir = getenv("TMPDIR");
+	int ret;
+
+	if (mode == MODE_READ_ONLY)
+		return add_default(p, ".", RX);
+	ret = add_default(p, ".", RW | RIGHT_X);
+	if (!ret)
+		ret = add_default(p, "/tmp", RW | RIGHT_X);
+	if (!ret)
+		ret = add_default(p, "/var/tmp", RW | RIGHT_X);
+	if (!ret)
+		ret = add_default(p, "/dev/shm", RW | RIGHT_X);
+	if (!ret && tmpdir && *tmpdir == '/')
+		ret = add_default(p, tmpdir, RW | RIGHT_X);
+	return ret;
+}
+
+int roots_build(const struct cli *c, struct policy *p, char *err,
+		size_t errlen)
+{
+	int ret = 0;
+
+	if (!c->no_defaults) {
+		ret = roots_add_system(p);
+		if (!ret)
+			ret = add_workspace(p, c->mode);
+		if (ret) {
+			snprintf(err, errlen, "cannot add the default roots: %s",
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	for (size_t i = 0; i < c->nreqs; i++) {
+		const struct root_req *r = &c->reqs[i];
+
+		ret = add(p, r->path, r->rights, ORIGIN_USER);
+		if (ret) {
+			snprintf(err, errlen, "%s '%s': %s", r->flag, r->path,
+				 strerror(-ret));
+			return ret;
+		}
+	}
+	return 0;
+}

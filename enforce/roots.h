@@ -1,0 +1,31 @@
+/*
+ * roots.h - the policy's roots from the mode, the defaults and the flags.
+ */
+#ifndef CORDON_ROOTS_H
+#define CORDON_ROOTS_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "path.h"
+#include "policy.h"
+
+/**
+ * roots_build - add to @p the defaults of @c's mode (unless --no-defaults)
+ * and every root @c requests, canonicalised.
+ * Return: 0, or -errno with "<flag> '<path>': <reason>" in @err.
+ */
+int roots_build(const struct cli *c, struct policy *p, char *err,
+		size_t errlen);
+
+/* Add the system, device, /proc and dotfile defaults to @p. */
+int roots_add_system(struct policy *p);
+
+/* Expand a leading "~" or "~/" to the home directory into @out.
+ * Return: 0, -ENOENT (no home), -ENAMETOOLONG. */
+int roots_expand(const char *path, char out[PATH_BUF]);
+
+/* $HOME when absolute, else the password database's; NULL if neither. */
+const char *roots_home(void);
+
+#endif

@@ -1,0 +1,94 @@
+/*
+ * env.c - scrub an environment to the policy's allowlist.
+ *
+ * Shared by the launcher (once, before exec) and the shim (on every exec
+ * a program makes, possibly in a vfork child): nothing here allocates,
+ * locks or changes errno.  Patterns are a full name or a prefix ending
+ * in '*'; fnmatch(3) is avoided because it may allocate.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "env.h"
+
+const char *const env_default_allow[] = {
+	"PATH",	    "HOME",  "USER",	"LOGNAME", "SHELL",
+	"TERM",	    "COLORTERM",	"LANG",	   "LANGUAGE",
+	"LC_*",	    "TZ",    "TMPDIR",	"PWD",	   "OLDPWD",
+	"SHLVL",    "COLUMNS",		"LINES",   "NO_COLOR",
+	"EDITOR",   "VISUAL", "PAGER",	"LESS",	   "HOSTNAME",
+	"SOURCE_DATE_EPOCH", NULL,
+};
+
+static size_t name_len(const char *entry)
+{
+	const char *eq = strchr(entry, '=');
+
+	return eq ? (size_t)(eq - entry) : strlen(entry);
+}
+
+bool env_is_name(const char *entry, const char *name)
+{
+	size_t n = strlen(name);
+
+	return strncmp(entry, name, n) == 0 &&
+	       (entry[n] == '=' || entry[n] == '\0');
+}
+
+/* Does the name of @entry (length @len) match @pattern? */
+static bool matches(const char *entry, size_t len, const char *pattern)
+{
+	size_t n = name_len(pattern);
+
+	if (n > 0 && pattern[n - 1] == '*')
+		return len >= n - 1 && strncmp(entry, pattern, n - 1) == 0;
+	return len == n && strncmp(entry, pattern, n) == 0;
+}
+
+bool env_name_allowed(const struct policy *p, const char *entry)
+{
+	size_t len = name_len(entry);
+
+	if (p->env == ENV_INHERIT)
+		return true;
+	for (size_t i = 0; env_default_allow[i]; i++)
+		if (matches(entry, len, env_default_allow[i]))
+			return true;
+	for (size_t i = 0; i < p->nenv_names; i++)
+		if (matches(entry, len, p->env_names[i]))
+			return true;
+	return false;
+}
+
+/* Is the name of @entry set explicitly by the policy? */
+static bool is_overridden(const struct policy *p, const char *entry)
+{
+	size_t len = name_len(entry);
+
+	for (size_t i = 0; i < p->nenv_sets; i++)
+		if (matches(entry, len, p->env_sets[i]))
+			return true;
+	return false;
+}
+
+int env_filter(const struct policy *p, char *const *envp, const char **out,
+	       size_t cap)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; envp && envp[i]; i++) {
+		if (!strchr(envp[i], '=') || is_overridden(p, envp[i]) ||
+		    !env_name_allowed(p, envp[i]))
+			continue;
+		if (n + 1 >= cap)
+			return -E2BIG;
+		out[n++] = envp[i];
+	}
+	for (size_t i = 0; i < p->nenv_sets; i++) {
+		if (n + 1 >= cap)
+			return -E2BIG;
+		out[n++] = p->env_sets[i];
+	}
+	out[n] = NULL;
+	return (int)n;
+}

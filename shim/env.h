@@ -1,0 +1,44 @@
+/*
+ * env.h - the environment policy, shared by the launcher and the shim.
+ *
+ * The launcher scrubs the command's environment to an allowlist; the
+ * shim applies the same filter to every envp a program passes to exec.
+ * env_filter() therefore allocates nothing: it fills a caller-provided
+ * array of pointers into the strings it was given.
+ */
+#ifndef CORDON_ENV_H
+#define CORDON_ENV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "policy.h"
+
+/* The names passed through by default, "LC_*" style prefixes included. */
+extern const char *const env_default_allow[];
+
+/**
+ * env_name_allowed - true when the variable @entry ("NAME=VALUE" or
+ * "NAME") passes the policy: the default allowlist, or a --env pattern
+ * (a name, or a prefix ending in '*').  Under ENV_INHERIT everything
+ * passes.
+ */
+bool env_name_allowed(const struct policy *p, const char *entry);
+
+/**
+ * env_filter - build the environment a command receives.
+ * @p: the policy (names, patterns, NAME=VALUE settings).
+ * @envp: the environment offered (may be NULL).
+ * @out: receives pointers into @envp and into p->env_sets, NULL-terminated.
+ * @cap: capacity of @out, the terminating NULL included.
+ *
+ * Settings from p->env_sets replace variables of the same name.
+ * Return: the number of variables, or -E2BIG when @cap is too small.
+ */
+int env_filter(const struct policy *p, char *const *envp, const char **out,
+	       size_t cap);
+
+/* True when @entry ("NAME=..." or "NAME") names @name. */
+bool env_is_name(const char *entry, const char *name);
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * policy.c - the policy decision, shared by the launcher and the shim.
+ *
+ * A path gets the union of the rights of every root containing it: the
+ * rule Landlock applies to path_beneath rules, so the shim's verdict
+ * predicts the kernel's.  policy_rights() and path_is_within() run on
+ * every interposed call and in vfork children: they never allocate,
+ * lock or touch errno.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy.h"
+
+bool path_is_within(const char *path, const char *root)
+{
+	size_t n = strlen(root);
+
+	if (n == 1 && root[0] == '/')
+		return path[0] == '/';
+	if (strncmp(path, root, n) != 0)
+		return false;
+	return path[n] == '\0' || path[n] == '/';
+}
+
+unsigned int policy_rights(const struct policy *p, const char *path)
+{
+	unsigned int rights = 0;
+
+	for (size_t i = 0; i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+
+		/* A file root covers that file only, as in Landlock. */
+		if (!r->is_dir && strcmp(path, r->path) != 0)
+			continue;
+		if (path_is_within(path, r->path))
+			rights |= r->rights;
+	}
+	return rights;
+}
+
+int policy_add_root(struct policy *p, const char *path, unsigned int rights,
+		    enum root_origin origin, bool is_dir)
+{
+	char *copy;
+
+	for (size_t i = 0; i < p->nroots; i++) {
+		struct root *r = &p->roots[i];
+
+		if (strcmp(r->path, path) == 0) {
+			r->rights |= rights;
+			if (origin == ORIGIN_USER)
+				r->origin = ORIGIN_USER;
+			return 0;
+		}
+	}
+	if (p->nroots == POLICY_MAX_ROOTS)
+		return -E2BIG;
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	p->roots[p->nroots++] = (struct root){
+		.path = copy,
+		.rights = rights,
+		.origin = origin,
+		.is_dir = is_dir,
+	};
+	return 0;
+}
+
+void policy_free(struct policy *p)
+{
+	for (size_t i = 0; i < p->nroots; i++)
+		free(p->roots[i].path);
+	p->nroots = 0;
+	for (size_t i = 0; i < p->nenv_names; i++)
+		free(p->env_names[i]);
+	p->nenv_names = 0;
+	for (size_t i = 0; i < p->nenv_sets; i++)
+		free(p->env_sets[i]);
+	p->nenv_sets = 0;
+}
+
+const char *policy_rights_str(unsigned int rights, char buf[4])
+{
+	size_t n = 0;
+
+	if (rights & RIGHT_R)
+		buf[n++] = 'r';
+	if (rights & RIGHT_W)
+		buf[n++] = 'w';
+	if (rights & RIGHT_X)
+		buf[n++] = 'x';
+	if (n == 0)
+		buf[n++] = '-';
+	buf[n] = '\0';
+	return buf;
+}

@@ -1,0 +1,100 @@
+/*
+ * policy.h - the one policy model shared by the launcher and the shim.
+ *
+ * A policy is a set of roots, each with rights R (read), W (write) and
+ * X (execute), a network policy and an environment policy.  A path gets
+ * the union of the rights of every root that contains it, exactly as
+ * Landlock computes it, so that a verdict here predicts the kernel's.
+ *
+ * Nothing here allocates on the decision path: policy_rights() may be
+ * called between vfork and exec.
+ */
+#ifndef CORDON_POLICY_H
+#define CORDON_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RIGHT_R 0x1u
+#define RIGHT_W 0x2u
+#define RIGHT_X 0x4u
+#define RIGHT_ALL (RIGHT_R | RIGHT_W | RIGHT_X)
+
+#define POLICY_MAX_ROOTS 256
+#define POLICY_MAX_PORTS 64
+#define POLICY_MAX_ENV 128
+
+/* Where a root came from: decides the wording of messages. */
+enum root_origin {
+	ORIGIN_USER,	/* a --read/--write/--exec flag */
+	ORIGIN_DEFAULT, /* the mode's defaults (system, workspace, temp) */
+};
+
+struct root {
+	char *path; /* canonical, absolute, no trailing slash but for "/" */
+	unsigned int rights;
+	enum root_origin origin;
+	bool is_dir;
+};
+
+enum net_mode {
+	NET_OFF,   /* no network at all */
+	NET_PORTS, /* TCP only, to and from the listed ports */
+	NET_ON,	   /* unrestricted */
+};
+
+enum env_mode {
+	ENV_SCRUB,   /* the allowlist plus --env names */
+	ENV_INHERIT, /* everything, minus nothing */
+};
+
+struct policy {
+	struct root roots[POLICY_MAX_ROOTS];
+	size_t nroots;
+
+	enum net_mode net;
+	uint16_t connect_ports[POLICY_MAX_PORTS];
+	size_t nconnect;
+	uint16_t bind_ports[POLICY_MAX_PORTS];
+	size_t nbind;
+
+	enum env_mode env;
+	char *env_names[POLICY_MAX_ENV]; /* NAME or glob like LC_* */
+	size_t nenv_names;
+	char *env_sets[POLICY_MAX_ENV]; /* NAME=VALUE */
+	size_t nenv_sets;
+
+	bool best_effort;
+	bool quiet;
+};
+
+/**
+ * policy_add_root - add @path with @rights, merging with an equal root.
+ * @path must already be canonical.  Takes a copy of @path.
+ *
+ * Return: 0, -ENOMEM, or -E2BIG when POLICY_MAX_ROOTS is reached.
+ */
+int policy_add_root(struct policy *p, const char *path, unsigned int rights,
+		    enum root_origin origin, bool is_dir);
+
+/**
+ * policy_rights - the union of the rights of every root containing @path.
+ * @path is absolute and canonical (see path_resolve()).
+ * Async-signal-safe; allocates nothing.
+ */
+unsigned int policy_rights(const struct policy *p, const char *path);
+
+/**
+ * path_is_within - true when @path is @root or lies beneath it, on a
+ * component boundary ("/a/bc" is not within "/a/b").
+ */
+bool path_is_within(const char *path, const char *root);
+
+/* Free what policy_add_root() and the option parser copied. */
+void policy_free(struct policy *p);
+
+/* "r", "rw", "rx", "rwx", "w", ... for messages; @buf holds 4 bytes. */
+const char *policy_rights_str(unsigned int rights, char buf[4]);
+
+#endif
