@@ -1,0 +1,22 @@
+#!/bin/sh
+# Install what cordon's build and tests need on Debian 12 (run as root,
+# or with sudo available).  Idempotent: installs only what is missing.
+set -eu
+
+pkgs="build-essential pkg-config clang libseccomp-dev libjansson-dev \
+libffi-dev uthash-dev libcriterion-dev python3 util-linux passwd \
+clang-format"
+
+missing=""
+for p in $pkgs; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+as_root=""
+[ "$(id -u)" -eq 0 ] || as_root=sudo
+echo "installing:$missing"
+$as_root apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq \
+	--no-install-recommends $missing

@@ -1,0 +1,109 @@
+# Assertions for the integration tests (sourced by suite.sh).
+#
+# A failed assertion prints what it expected and what it saw and ends the
+# test (its subshell) with status 1; skip ends it with 77 and a reason.
+# Every effect is checked from outside the sandbox.
+
+fail() {
+	echo "FAILED: $*"
+	exit 1
+}
+
+skip() {
+	echo "$*"
+	exit 77
+}
+
+# cordon ARGS...: run cordon, keeping status, stdout and stderr.
+# $status, files $T/stdout and $T/stderr.
+cordon() {
+	"$CORDON" "$@" > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	return 0
+}
+
+# plain CMD...: the same command without cordon (the twin).
+plain() {
+	"$@" > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	return 0
+}
+
+show() {
+	echo "--- status $status; stdout:"
+	head -c 2000 "$T/stdout"
+	echo "--- stderr:"
+	head -c 2000 "$T/stderr"
+}
+
+assert_status() { # expected
+	[ "$status" -eq "$1" ] || { show; fail "status $status, expected $1"; }
+}
+
+assert_status_not() { # unexpected
+	[ "$status" -ne "$1" ] || { show; fail "status $status, expected another"; }
+}
+
+assert_exists() {
+	[ -e "$1" ] || { show; fail "$1 does not exist"; }
+}
+
+assert_absent() {
+	[ ! -e "$1" ] || { show; fail "$1 exists"; }
+}
+
+assert_content() { # file expected
+	local got
+	got=$(cat "$1" 2>/dev/null) || { show; fail "cannot read $1"; }
+	[ "$got" = "$2" ] || { show; fail "$1 holds '$got', expected '$2'"; }
+}
+
+assert_stdout_has() {
+	grep -q -- "$1" "$T/stdout" || { show; fail "stdout lacks '$1'"; }
+}
+
+assert_stdout_lacks() {
+	! grep -q -- "$1" "$T/stdout" || { show; fail "stdout has '$1'"; }
+}
+
+assert_stderr_has() {
+	grep -q -- "$1" "$T/stderr" || { show; fail "stderr lacks '$1'"; }
+}
+
+assert_stderr_lines() { # expected number of lines
+	local n
+	n=$(wc -l < "$T/stderr")
+	[ "$n" -eq "$1" ] || { show; fail "stderr has $n lines, expected $1"; }
+}
+
+# A tree of files outside the sandbox, with known content.
+make_tree() { # dir
+	mkdir -p "$1/a/b"
+	echo one > "$1/a/one"
+	echo two > "$1/a/b/two"
+}
+
+assert_tree() { # dir
+	assert_content "$1/a/one" one
+	assert_content "$1/a/b/two" two
+}
+
+# start_listener [listener options]: a TCP/UDP listener on loopback that
+# exits by itself; sets $port and $listener_pid; the count of contacts
+# is in $T/count once it has exited (wait_listener).
+start_listener() {
+	rm -f "$T/port" "$T/count"
+	"$HELPERS/listener" -t 3 "$@" "$T/port" "$T/count" &
+	listener_pid=$!
+	local i
+	for i in $(seq 100); do
+		[ -s "$T/port" ] && break
+		sleep 0.05
+	done
+	port=$(cat "$T/port") || fail "the listener did not start"
+}
+
+wait_listener() {
+	wait "$listener_pid"
+	contacts=$(cat "$T/count" 2>/dev/null || echo missing)
+}

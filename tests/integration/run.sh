@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Integration tests: the real cordon on the real kernel.
+#
+#   tests/integration/run.sh BUILD_DIR [FILTER]
+#
+# Stages the binaries and the test files in a world-readable directory,
+# then runs every test function of tests/integration/t_*.sh once as the
+# current user and, when that is root, once more as the unprivileged user
+# cordon-test (created here if missing).  FILTER, when given, selects the
+# test functions whose name contains it.  The last line is the count:
+# "N passed, N failed, N skipped".
+set -u
+
+build=${1:?usage: run.sh BUILD_DIR [FILTER]}
+filter=${2:-}
+src=$(cd "$(dirname "$0")" && pwd)
+user=cordon-test
+
+stage=$(mktemp -d /tmp/cordon-it.XXXXXX) || exit 1
+trap 'rm -rf "$stage"' EXIT
+cp "$build/cordon" "$stage/" || exit 1
+cp "$build"/helpers/* "$stage/" 2>/dev/null
+cp "$src"/lib.sh "$src"/suite.sh "$src"/t_*.sh "$stage/" || exit 1
+chmod -R a+rX "$stage"
+
+passed=0 failed=0 skipped=0
+count() {
+	local p f s
+	read -r p f s < "$1" || return
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+}
+
+run_as() { # run_as LABEL HOME USER [runuser -u USER --]
+	local label=$1 home=$2 name=$3; shift 3
+	local counts="$stage/counts.$label"
+	: > "$counts"; chmod a+w "$counts"
+	"$@" env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
+		TERM=dumb HOME="$home" USER="$name" LOGNAME="$name" \
+		bash "$stage/suite.sh" "$stage" "$label" "$counts" "$filter"
+	count "$counts"
+}
+
+if [ "$(id -u)" -eq 0 ]; then
+	if ! id "$user" >/dev/null 2>&1; then
+		useradd -m -s /bin/bash "$user" || exit 1
+	fi
+	home=$(getent passwd "$user" | cut -d: -f6)
+	run_as root /root root
+	run_as user "$home" "$user" runuser -u "$user" --
+else
+	echo "SKIP (the root run): not running as root"
+	skipped=1
+	run_as user "$HOME" "$(id -un)"
+fi
+
+echo
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

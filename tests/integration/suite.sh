@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# One pass of the integration suite as the current user; see run.sh.
+#   suite.sh STAGE LABEL COUNTFILE [FILTER]
+# Each test_* function runs in its own subshell, in a fresh directory
+# $T under $HOME (outside every default root): $T/ws is the workspace
+# and the working directory, $T/out is outside the sandbox.
+set -u
+stage=$1 label=$2 counts=$3 filter=${4:-}
+export CORDON="$stage/cordon" HELPERS="$stage"
+. "$stage/lib.sh"
+for f in "$stage"/t_*.sh; do
+	. "$f"
+done
+
+passed=0 failed=0 skipped=0
+for t in $(declare -F | awk '{print $3}' | grep '^test_' | sort); do
+	case "$t" in *"$filter"*) ;; *) continue ;; esac
+	T=$(mktemp -d -p "$HOME" cordon-it.XXXXXX) || exit 1
+	(
+		set -u
+		export T
+		mkdir -p "$T/ws" "$T/out"
+		cd "$T/ws" || exit 1
+		"$t"
+	) > "$T.log" 2>&1
+	rc=$?
+	case $rc in
+	0) passed=$((passed + 1)); echo "PASS [$label] $t" ;;
+	77) skipped=$((skipped + 1))
+	    echo "SKIP [$label] $t: $(tail -n 1 "$T.log")" ;;
+	*) failed=$((failed + 1)); echo "FAIL [$label] $t"
+	   sed 's/^/    | /' "$T.log" | tail -n 30 ;;
+	esac
+	chmod -R u+rwX "$T" 2>/dev/null
+	rm -rf "$T" "$T.log"
+done
+echo "$passed $failed $skipped" > "$counts"

@@ -1,0 +1,87 @@
+# Fail closed: what the kernel cannot enforce is refused, by name.
+
+need_helper() {
+	[ -x "$HELPERS/$1" ] || fail "helper $1 was not built"
+}
+
+test_no_landlock_refuses_and_never_runs() {
+	need_helper nolandlock
+	"$HELPERS/nolandlock" -- "$CORDON" -- touch "$T/ws/ran" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	assert_absent "$T/ws/ran"
+	assert_stderr_has "refusing to run: the kernel cannot enforce filesystem"
+	assert_stderr_has "Linux 5.13"
+	# The twin: the same command under cordon on the real kernel runs.
+	cordon -- touch "$T/ws/ran"
+	assert_status 0
+	assert_exists "$T/ws/ran"
+}
+
+test_no_landlock_disabled_at_boot_hint() {
+	need_helper nolandlock
+	"$HELPERS/nolandlock" --errno EOPNOTSUPP -- "$CORDON" -- true \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	assert_stderr_has "lsm= boot parameter"
+}
+
+test_no_landlock_best_effort_runs_and_warns() {
+	need_helper nolandlock
+	"$HELPERS/nolandlock" -- "$CORDON" --best-effort -- touch "$T/ws/ran" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 0
+	assert_exists "$T/ws/ran"
+	assert_stderr_has "WARNING: --best-effort: NOT ENFORCED: filesystem"
+	[ "$(grep -c WARNING "$T/stderr")" -eq 1 ] || fail "not one warning line"
+}
+
+test_old_abi_without_tcp_refuses_network_off() {
+	need_helper fakeabi
+	"$HELPERS/fakeabi" 3 -- "$CORDON" -- touch "$T/ws/ran" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	assert_absent "$T/ws/ran"
+	assert_stderr_has "TCP connect and bind rules (needs Landlock ABI 4 (Linux 6.7)"
+	assert_stderr_has "Landlock ABI 3"
+}
+
+test_old_abi_best_effort_still_enforces_what_it_has() {
+	need_helper fakeabi
+	make_tree "$T/out/victim"
+	"$HELPERS/fakeabi" 3 -- "$CORDON" --best-effort -- rm -rf "$T/out/victim" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status_not 0
+	assert_tree "$T/out/victim"
+	assert_stderr_has "NOT ENFORCED: TCP connect and bind rules"
+}
+
+test_abi6_lacks_only_audit_and_runs_with_a_note() {
+	need_helper fakeabi
+	"$HELPERS/fakeabi" 6 -- "$CORDON" -- touch "$T/ws/ran" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 0
+	assert_exists "$T/ws/ran"
+	assert_stderr_has "note: no kernel audit"
+}
+
+test_abi5_refuses_for_scopes_even_with_net() {
+	need_helper fakeabi
+	"$HELPERS/fakeabi" 5 -- "$CORDON" --net -- true \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	assert_stderr_has "signals to processes outside (needs Landlock ABI 6 (Linux 6.12)"
+}
+
+test_no_new_privs_is_set() {
+	cordon -- grep NoNewPrivs /proc/self/status
+	assert_status 0
+	assert_stdout_has 'NoNewPrivs:.*1'
+}
