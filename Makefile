@@ -14,6 +14,7 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib/cordon
 MANDIR ?= $(PREFIX)/share/man
 B ?= build
+Q ?= @
 
 CC ?= cc
 OPT ?= -O2 -g
@@ -50,24 +51,29 @@ all: $(B)/cordon
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(B)/libcore.a: $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(B)/cordon: $(B)/obj/enforce/main.o $(B)/libcore.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(B)/tests/%: tests/unit/%.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -Wno-write-strings \
+		$(LDFLAGS) \
 		-o $@ $< $(B)/libcore.a $(LIBS) -lcriterion
 
 # Test helpers are small programs run inside and outside the sandbox.
 $(B)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
 		-o $@ $< $(LIBS)
 
 $(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS)

@@ -29,7 +29,8 @@ const char cli_usage[] =
 	"      --no-defaults     grant nothing but the roots given\n"
 	"Network (off by default):\n"
 	"      --net             allow all network access\n"
-	"      --connect PORTS   allow TCP connections to PORTS (80,443,8000-8010)\n"
+	"      --connect PORTS   allow TCP connections to PORTS "
+	"(80,443,8000-8010)\n"
 	"      --bind PORTS      allow binding TCP PORTS\n"
 	"Environment (scrubbed to an allowlist by default):\n"
 	"  -e, --env NAME        pass NAME (or every NAME* for a trailing *)\n"
@@ -45,7 +46,8 @@ const char cli_usage[] =
 	"Exit status: 125 cordon failed or refused, 126 COMMAND cannot run,\n"
 	"127 COMMAND not found, otherwise COMMAND's own (128+N for signal N).\n"
 	"Examples:\n"
-	"  cordon -- make                      build, writing only here and /tmp\n"
+	"  cordon -- make                      build, writing only here and "
+	"/tmp\n"
 	"  cordon -w ~/.cache -- cargo build   also write the cache\n"
 	"  cordon -m read-only -- grep -r x .  change nothing\n"
 	"  cordon --connect 443 -- curl https://example.org\n";
@@ -90,8 +92,8 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-__attribute__((format(printf, 3, 4))) static int
-fail(char *err, size_t errlen, const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen,
+						      const char *fmt, ...)
 {
 	va_list ap;
 
@@ -103,7 +105,8 @@ fail(char *err, size_t errlen, const char *fmt, ...)
 
 static int parse_mode(const char *s, enum cli_mode *mode)
 {
-	for (size_t i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]); i++) {
+	for (size_t i = 0; i < sizeof(mode_names) / sizeof(mode_names[0]);
+	     i++) {
 		if (strcmp(s, mode_names[i]) == 0) {
 			*mode = (enum cli_mode)i;
 			return 0;
@@ -175,8 +178,7 @@ static bool is_env_name(const char *s, size_t len, bool pattern)
 	return true;
 }
 
-static int add_env(struct policy *p, const char *arg, char *err,
-		   size_t errlen)
+static int add_env(struct policy *p, const char *arg, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -204,14 +206,13 @@ static int add_req(struct cli *c, const char *path, unsigned int rights,
 	if (*path == '\0')
 		return fail(err, errlen, "%s: the path is empty", flag);
 	if (c->nreqs == POLICY_MAX_ROOTS)
-		return fail(err, errlen, "%s '%s': too many roots", flag,
-			    path);
+		return fail(err, errlen, "%s '%s': too many roots", flag, path);
 	c->reqs[c->nreqs++] = (struct root_req){ path, rights, flag };
 	return 0;
 }
 
-static int ports_opt(struct cli *c, const char *arg, bool connect,
-		     char *err, size_t errlen)
+static int ports_opt(struct cli *c, const char *arg, bool connect, char *err,
+		     size_t errlen)
 {
 	struct policy *p = &c->policy;
 	int ret;
@@ -221,7 +222,8 @@ static int ports_opt(struct cli *c, const char *arg, bool connect,
 	else
 		ret = parse_ports(arg, p->bind_ports, &p->nbind);
 	if (ret)
-		return fail(err, errlen, "%s '%s': expected ports like "
+		return fail(err, errlen,
+			    "%s '%s': expected ports like "
 			    "80,443,8000-8010 (0-65535, at most 64)",
 			    connect ? "--connect" : "--bind", arg);
 	if (p->net == NET_OFF)
@@ -243,7 +245,8 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 			       errlen);
 	case 'm':
 		if (parse_mode(arg, &c->mode))
-			return fail(err, errlen, "--mode '%s': expected read-only, "
+			return fail(err, errlen,
+				    "--mode '%s': expected read-only, "
 				    "workspace-write or workspace-net",
 				    arg);
 		if (c->mode == MODE_WORKSPACE_NET)

@@ -20,14 +20,14 @@
 #include "landlock_uapi.h"
 
 #define FS_READ (LL_FS_READ_FILE | LL_FS_READ_DIR)
-#define FS_WRITE                                                          \
-	(LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE |       \
-	 LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR | LL_FS_MAKE_REG |              \
-	 LL_FS_MAKE_SOCK | LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK |           \
-	 LL_FS_MAKE_SYM | LL_FS_REFER | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
-#define FS_FILE                                                           \
-	(LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE |            \
+#define FS_WRITE                                                               \
+	(LL_FS_WRITE_FILE | LL_FS_REMOVE_DIR | LL_FS_REMOVE_FILE |             \
+	 LL_FS_MAKE_CHAR | LL_FS_MAKE_DIR | LL_FS_MAKE_REG | LL_FS_MAKE_SOCK | \
+	 LL_FS_MAKE_FIFO | LL_FS_MAKE_BLOCK | LL_FS_MAKE_SYM | LL_FS_REFER |   \
 	 LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
+#define FS_FILE                                                                \
+	(LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE | \
+	 LL_FS_IOCTL_DEV)
 
 static long ll_create(const struct ll_ruleset_attr *attr, size_t size,
 		      uint32_t flags)
@@ -94,8 +94,8 @@ void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 	    "Landlock ABI 2 (Linux 5.19)", true, abi >= 2, true);
 	add(s, "truncation of files outside the writable roots",
 	    "Landlock ABI 3 (Linux 6.2)", true, abi >= 3, false);
-	add(s, "TCP connect and bind rules", "Landlock ABI 4 (Linux 6.7)",
-	    net, abi >= 4, false);
+	add(s, "TCP connect and bind rules", "Landlock ABI 4 (Linux 6.7)", net,
+	    abi >= 4, false);
 	add(s, "device ioctls outside the writable roots",
 	    "Landlock ABI 5 (Linux 6.10)", true, abi >= 5, false);
 	add(s, "abstract UNIX sockets of processes outside",
@@ -106,8 +106,8 @@ void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 	    "Landlock ABI 7 (Linux 6.15)", true, abi >= 7, true);
 }
 
-static int add_path_rule(int ruleset, const struct root *r, int abi,
-			 char *err, size_t errlen)
+static int add_path_rule(int ruleset, const struct root *r, int abi, char *err,
+			 size_t errlen)
 {
 	struct ll_path_beneath_attr attr;
 	struct stat st;
@@ -134,8 +134,8 @@ static int add_path_rule(int ruleset, const struct root *r, int abi,
 	if (syscall(__NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH,
 		    &attr, 0) < 0) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot add a rule for '%s': %s",
-			 r->path, strerror(errno));
+		snprintf(err, errlen, "cannot add a rule for '%s': %s", r->path,
+			 strerror(errno));
 	}
 out:
 	close(fd);
@@ -156,8 +156,8 @@ static int add_port_rules(int ruleset, const uint16_t *ports, size_t n,
 			int ret = -errno;
 
 			snprintf(err, errlen,
-				 "cannot add a rule for port %u: %s",
-				 ports[i], strerror(errno));
+				 "cannot add a rule for port %u: %s", ports[i],
+				 strerror(errno));
 			return ret;
 		}
 	}
@@ -180,8 +180,8 @@ static int add_rules(int ruleset, const struct policy *p, int abi, char *err,
 			     LL_NET_CONNECT_TCP, err, errlen);
 	if (ret)
 		return ret;
-	return add_port_rules(ruleset, p->bind_ports, p->nbind,
-			      LL_NET_BIND_TCP, err, errlen);
+	return add_port_rules(ruleset, p->bind_ports, p->nbind, LL_NET_BIND_TCP,
+			      err, errlen);
 }
 
 static struct ll_ruleset_attr ruleset_attr(const struct policy *p, int abi,

@@ -22,8 +22,7 @@ int landlock_abi(void);
  * landlock_features - describe what Landlock enforces at @abi (a value
  * from landlock_abi(), possibly negative) for policy @p into @s.
  */
-void landlock_features(const struct policy *p, int abi,
-		       struct feature_set *s);
+void landlock_features(const struct policy *p, int abi, struct feature_set *s);
 
 /* The Landlock filesystem access mask for cordon rights @rights at
  * @abi, for a directory or (@is_dir false) a file. */

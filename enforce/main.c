@@ -184,8 +184,9 @@ int main(int argc, char **argv)
 	char err[512];
 
 	if (cli_parse(argc, argv, &c, err, sizeof(err))) {
-		fprintf(stderr, "cordon: %s\n"
-				"Try 'cordon --help' for more information.\n",
+		fprintf(stderr,
+			"cordon: %s\n"
+			"Try 'cordon --help' for more information.\n",
 			err);
 		return EXIT_CORDON;
 	}

@@ -105,9 +105,8 @@ static int make_fixture(struct ctx *c)
 
 static void remove_fixture(struct ctx *c)
 {
-	static const char *const files[] = { "out/secret", "out/sh",
-					     "out/new",	   "ws/leak",
-					     "ws/ran",	   NULL };
+	static const char *const files[] = { "out/secret", "out/sh", "out/new",
+					     "ws/leak",	   "ws/ran", NULL };
 	char p[160];
 
 	for (size_t i = 0; files[i]; i++) {
@@ -121,8 +120,8 @@ static void remove_fixture(struct ctx *c)
 
 static int listen_on(int type, struct sockaddr *addr, socklen_t len)
 {
-	int fd = socket(addr->sa_family, type | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			0);
+	int fd =
+		socket(addr->sa_family, type | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 
 	if (fd < 0)
 		return -errno;
@@ -216,15 +215,16 @@ static void run_check(struct ctx *c, const struct check *k,
 	if (res < 0)
 		snprintf(r->why, sizeof(r->why), "the sandbox failed to start");
 	else if (r->ok)
-		snprintf(r->why, sizeof(r->why), "denied (%s), no effect "
-			 "outside; works unsandboxed", strerror(res));
+		snprintf(r->why, sizeof(r->why),
+			 "denied (%s), no effect "
+			 "outside; works unsandboxed",
+			 strerror(res));
 	else
 		snprintf(r->why, sizeof(r->why), "went through: %s",
 			 happened ? "seen from outside" : "the call succeeded");
 }
 
-static void feature_rows(const struct feature_set *fs, int abi,
-			 struct table *t)
+static void feature_rows(const struct feature_set *fs, int abi, struct table *t)
 {
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct feature *f = &fs->f[i];
@@ -237,7 +237,8 @@ static void feature_rows(const struct feature_set *fs, int abi,
 						       : "MISSING")
 					: "not needed";
 		if (f->available && strcmp(f->layer, "landlock") == 0)
-			snprintf(r->why, sizeof(r->why), "Landlock ABI %d", abi);
+			snprintf(r->why, sizeof(r->why), "Landlock ABI %d",
+				 abi);
 		else
 			snprintf(r->why, sizeof(r->why), "needs %s", f->needs);
 	}

@@ -81,7 +81,8 @@ static bool secret_changed(struct ctx *c)
 		return true;
 	n = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
-	return n != (ssize_t)strlen(PROBE_SECRET) || strcmp(buf, PROBE_SECRET) != 0;
+	return n != (ssize_t)strlen(PROBE_SECRET) ||
+	       strcmp(buf, PROBE_SECRET) != 0;
 }
 
 static void restore_secret(struct ctx *c)
@@ -175,8 +176,8 @@ static int try_tcp(struct ctx *c)
 
 	if (fd < 0)
 		return errno;
-	if (connect(fd, (struct sockaddr *)&c->tcp_addr,
-		    sizeof(c->tcp_addr)) < 0)
+	if (connect(fd, (struct sockaddr *)&c->tcp_addr, sizeof(c->tcp_addr)) <
+	    0)
 		ret = errno;
 	close(fd);
 	return ret;
@@ -269,16 +270,16 @@ static void respawn_victim(struct ctx *c)
 }
 
 const struct check probe_checks[] = {
-	{ "landlock", "create a file outside the writable roots",
-	  try_write_new, new_exists, remove_new },
+	{ "landlock", "create a file outside the writable roots", try_write_new,
+	  new_exists, remove_new },
 	{ "landlock", "truncate a file outside the writable roots",
 	  try_truncate, secret_changed, restore_secret },
 	{ "landlock", "read a file outside the readable roots", try_read,
 	  leaked, remove_leak },
-	{ "landlock", "execute a program outside the exec roots", try_exec,
-	  ran, remove_ran },
-	{ "landlock", "TCP connect with network off", try_tcp,
-	  tcp_contacted, NULL },
+	{ "landlock", "execute a program outside the exec roots", try_exec, ran,
+	  remove_ran },
+	{ "landlock", "TCP connect with network off", try_tcp, tcp_contacted,
+	  NULL },
 	{ "seccomp", "UDP send with network off", try_udp, udp_contacted,
 	  NULL },
 	{ "landlock", "connect to an abstract UNIX socket outside",
@@ -286,7 +287,6 @@ const struct check probe_checks[] = {
 	{ "landlock", "signal a process outside", try_signal, victim_died,
 	  respawn_victim },
 };
-
 
 const size_t probe_nchecks = sizeof(probe_checks) / sizeof(probe_checks[0]);
 

@@ -23,21 +23,22 @@
 #define RW (RIGHT_R | RIGHT_W)
 
 static const char *const system_dirs[] = {
-	"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32",
-	"/etc", "/opt", NULL,
+	"/usr",	  "/bin",    "/sbin", "/lib", "/lib32",
+	"/lib64", "/libx32", "/etc",  "/opt", NULL,
 };
 
 /* Devices every program may use as files. */
 static const char *const rw_devices[] = {
 	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-	"/dev/tty", "/dev/ptmx", "/dev/pts", NULL,
+	"/dev/tty",  "/dev/ptmx", "/dev/pts",  NULL,
 };
 
 static const char *const dotfiles[] = {
-	".profile", ".bashrc", ".bash_profile", ".bash_login",
-	".bash_logout", ".inputrc", ".zshenv", ".zshrc", ".zprofile",
-	".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc",
-	".config/fish", NULL,
+	".profile",	".bashrc",  ".bash_profile", ".bash_login",
+	".bash_logout", ".inputrc", ".zshenv",	     ".zshrc",
+	".zprofile",	".zlogin",  ".zlogout",	     ".kshrc",
+	".mkshrc",	".cshrc",   ".tcshrc",	     ".config/fish",
+	NULL,
 };
 
 const char *roots_home(void)
@@ -89,8 +90,7 @@ static int add(struct policy *p, const char *path, unsigned int rights,
 }
 
 /* Add a default root; a path this host lacks is not an error. */
-static int add_default(struct policy *p, const char *path,
-		       unsigned int rights)
+static int add_default(struct policy *p, const char *path, unsigned int rights)
 {
 	int ret = add(p, path, rights, ORIGIN_DEFAULT);
 
@@ -153,8 +153,7 @@ static int add_workspace(struct policy *p, enum cli_mode mode)
 	return ret;
 }
 
-int roots_build(const struct cli *c, struct policy *p, char *err,
-		size_t errlen)
+int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 {
 	int ret = 0;
 
@@ -163,7 +162,8 @@ int roots_build(const struct cli *c, struct policy *p, char *err,
 		if (!ret)
 			ret = add_workspace(p, c->mode);
 		if (ret) {
-			snprintf(err, errlen, "cannot add the default roots: %s",
+			snprintf(err, errlen,
+				 "cannot add the default roots: %s",
 				 strerror(-ret));
 			return ret;
 		}

@@ -7,9 +7,9 @@
 #include "policy.h"
 
 /* Exit statuses, as env(1) and timeout(1). */
-#define EXIT_CORDON 125	   /* cordon itself failed or refused */
+#define EXIT_CORDON	125 /* cordon itself failed or refused */
 #define EXIT_CANNOT_RUN 126 /* the command cannot be executed */
-#define EXIT_NOT_FOUND 127  /* the command was not found */
+#define EXIT_NOT_FOUND	127 /* the command was not found */
 
 /**
  * spawn_exec - replace cordon with @argv, its environment @envp, searching

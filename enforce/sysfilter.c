@@ -46,9 +46,10 @@ static int deny(scmp_filter_ctx ctx, unsigned int n,
 /* Refuse every socket of @family but plain TCP (or all with @all). */
 static int deny_family(scmp_filter_ctx ctx, int family, bool all)
 {
-	static const int types[] = { SOCK_DGRAM, SOCK_RAW, SOCK_RDM,
+	static const int types[] = { SOCK_DGRAM,     SOCK_RAW,	SOCK_RDM,
 				     SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET };
-	struct scmp_arg_cmp c[3] = { SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)family) };
+	struct scmp_arg_cmp c[3] = { SCMP_A0(SCMP_CMP_EQ,
+					     (scmp_datum_t)family) };
 	int ret;
 
 	if (all)

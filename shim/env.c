@@ -12,12 +12,13 @@
 #include "env.h"
 
 const char *const env_default_allow[] = {
-	"PATH",	    "HOME",  "USER",	"LOGNAME", "SHELL",
-	"TERM",	    "COLORTERM",	"LANG",	   "LANGUAGE",
-	"LC_*",	    "TZ",    "TMPDIR",	"PWD",	   "OLDPWD",
-	"SHLVL",    "COLUMNS",		"LINES",   "NO_COLOR",
-	"EDITOR",   "VISUAL", "PAGER",	"LESS",	   "HOSTNAME",
-	"SOURCE_DATE_EPOCH", NULL,
+	"PATH",	    "HOME",	"USER",	     "LOGNAME",
+	"SHELL",    "TERM",	"COLORTERM", "LANG",
+	"LANGUAGE", "LC_*",	"TZ",	     "TMPDIR",
+	"PWD",	    "OLDPWD",	"SHLVL",     "COLUMNS",
+	"LINES",    "NO_COLOR", "EDITOR",    "VISUAL",
+	"PAGER",    "LESS",	"HOSTNAME",  "SOURCE_DATE_EPOCH",
+	NULL,
 };
 
 static size_t name_len(const char *entry)

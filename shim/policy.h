@@ -16,14 +16,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RIGHT_R 0x1u
-#define RIGHT_W 0x2u
-#define RIGHT_X 0x4u
+#define RIGHT_R	  0x1u
+#define RIGHT_W	  0x2u
+#define RIGHT_X	  0x4u
 #define RIGHT_ALL (RIGHT_R | RIGHT_W | RIGHT_X)
 
 #define POLICY_MAX_ROOTS 256
 #define POLICY_MAX_PORTS 64
-#define POLICY_MAX_ENV 128
+#define POLICY_MAX_ENV	 128
 
 /* Where a root came from: decides the wording of messages. */
 enum root_origin {

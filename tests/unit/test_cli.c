@@ -1,0 +1,179 @@
+/* Unit tests of the command-line parser (enforce/cli.c). */
+#include <criterion/criterion.h>
+#include <errno.h>
+
+#include "cli.h"
+
+static struct cli c;
+static char err[512];
+
+static int parse(char **argv)
+{
+	int argc = 0;
+
+	while (argv[argc])
+		argc++;
+	return cli_parse(argc, argv, &c, err, sizeof(err));
+}
+
+static void fini(void)
+{
+	policy_free(&c.policy);
+}
+
+TestSuite(cli, .fini = fini);
+
+Test(cli, defaults)
+{
+	char *argv[] = { "cordon", "--", "make", "-j2", NULL };
+
+	cr_assert_eq(parse(argv), 0);
+	cr_assert_eq(c.cmd, CMD_RUN);
+	cr_assert_eq(c.mode, MODE_WORKSPACE_WRITE);
+	cr_assert_eq(c.policy.net, NET_OFF);
+	cr_assert_eq(c.policy.env, ENV_SCRUB);
+	cr_assert_str_eq(c.argv[0], "make");
+	cr_assert_str_eq(c.argv[1], "-j2");
+	cr_assert_null(c.argv[2]);
+}
+
+Test(cli, roots_keep_their_rights_and_flag)
+{
+	char *argv[] = { "cordon", "-r", "/a", "--write=/b", "-x", "~/c",
+			 "true", NULL };
+
+	cr_assert_eq(parse(argv), 0);
+	cr_assert_eq(c.nreqs, 3);
+	cr_assert_eq(c.reqs[0].rights, RIGHT_R);
+	cr_assert_eq(c.reqs[1].rights, RIGHT_R | RIGHT_W);
+	cr_assert_str_eq(c.reqs[1].path, "/b");
+	cr_assert_str_eq(c.reqs[1].flag, "--write");
+	cr_assert_eq(c.reqs[2].rights, RIGHT_R | RIGHT_X);
+	cr_assert_str_eq(c.argv[0], "true");
+}
+
+Test(cli, the_command_options_are_not_ours)
+{
+	char *argv[] = { "cordon", "ls", "-r", "/x", NULL };
+
+	cr_assert_eq(parse(argv), 0);
+	cr_assert_eq(c.nreqs, 0);
+	cr_assert_str_eq(c.argv[1], "-r");
+}
+
+Test(cli, ports)
+{
+	char *argv[] = { "cordon", "--connect", "80,443,8000-8002", "--bind",
+			 "0", "true", NULL };
+
+	cr_assert_eq(parse(argv), 0);
+	cr_assert_eq(c.policy.net, NET_PORTS);
+	cr_assert_eq(c.policy.nconnect, 5);
+	cr_assert_eq(c.policy.connect_ports[4], 8002);
+	cr_assert_eq(c.policy.nbind, 1);
+	cr_assert_eq(c.policy.bind_ports[0], 0);
+}
+
+Test(cli, net_wins_over_ports_in_any_order)
+{
+	char *a[] = { "cordon", "--net", "--connect", "80", "true", NULL };
+	char *b[] = { "cordon", "--connect", "80", "--net", "true", NULL };
+
+	cr_assert_eq(parse(a), 0);
+	cr_assert_eq(c.policy.net, NET_ON);
+	policy_free(&c.policy);
+	cr_assert_eq(parse(b), 0);
+	cr_assert_eq(c.policy.net, NET_ON);
+}
+
+Test(cli, bad_ports)
+{
+	static char *bad[] = { "", "x", "70000", "80,", "9-1", "1-2000",
+			       "-1", "80;81", "0x50" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = { "cordon", "--connect", bad[i], "true", NULL };
+
+		cr_assert_eq(parse(argv), -EINVAL, "accepted '%s'", bad[i]);
+		cr_assert(strstr(err, "--connect"), "message: %s", err);
+	}
+}
+
+Test(cli, modes)
+{
+	char *a[] = { "cordon", "-m", "read-only", "true", NULL };
+	char *b[] = { "cordon", "--mode", "workspace-net", "true", NULL };
+	char *bad[] = { "cordon", "--mode", "rw", "true", NULL };
+
+	cr_assert_eq(parse(a), 0);
+	cr_assert_eq(c.mode, MODE_READ_ONLY);
+	cr_assert_eq(parse(b), 0);
+	cr_assert_eq(c.policy.net, NET_ON);
+	cr_assert_eq(parse(bad), -EINVAL);
+	cr_assert_str_eq(err, "--mode 'rw': expected read-only, "
+			      "workspace-write or workspace-net");
+}
+
+Test(cli, env_options)
+{
+	char *argv[] = { "cordon", "-e", "FOO", "-e", "BAR=1=2", "-e",
+			 "CARGO_*", "--inherit-env", "true", NULL };
+
+	cr_assert_eq(parse(argv), 0);
+	cr_assert_eq(c.policy.nenv_names, 2);
+	cr_assert_eq(c.policy.nenv_sets, 1);
+	cr_assert_str_eq(c.policy.env_sets[0], "BAR=1=2");
+	cr_assert_eq(c.policy.env, ENV_INHERIT);
+}
+
+Test(cli, bad_env_names)
+{
+	static char *bad[] = { "1X", "A-B", "*", "A*B", "=v", "" };
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[] = { "cordon", "-e", bad[i], "true", NULL };
+
+		cr_assert_eq(parse(argv), -EINVAL, "accepted '%s'", bad[i]);
+	}
+}
+
+Test(cli, errors_are_one_line)
+{
+	char *a[] = { "cordon", "--bogus", "true", NULL };
+	char *b[] = { "cordon", "-w", NULL };
+	char *d[] = { "cordon", NULL };
+	char *e[] = { "cordon", "-w", "", "true", NULL };
+
+	cr_assert_eq(parse(a), -EINVAL);
+	cr_assert_str_eq(err, "unknown option '--bogus'");
+	cr_assert_eq(parse(b), -EINVAL);
+	cr_assert_str_eq(err, "option '-w' needs an argument");
+	cr_assert_eq(parse(d), -EINVAL);
+	cr_assert_str_eq(err, "no command given");
+	cr_assert_eq(parse(e), -EINVAL);
+	cr_assert_str_eq(err, "--write: the path is empty");
+}
+
+Test(cli, probe)
+{
+	char *a[] = { "cordon", "probe", "--json", NULL };
+	char *b[] = { "cordon", "probe", "ls", NULL };
+	char *d[] = { "cordon", "--json", "ls", NULL };
+
+	cr_assert_eq(parse(a), 0);
+	cr_assert_eq(c.cmd, CMD_PROBE);
+	cr_assert(c.json);
+	cr_assert_eq(parse(b), -EINVAL);
+	cr_assert_eq(parse(d), -EINVAL);
+}
+
+Test(cli, help_and_version)
+{
+	char *a[] = { "cordon", "--help", NULL };
+	char *b[] = { "cordon", "-V", NULL };
+
+	cr_assert_eq(parse(a), 0);
+	cr_assert_eq(c.cmd, CMD_HELP);
+	cr_assert_eq(parse(b), 0);
+	cr_assert_eq(c.cmd, CMD_VERSION);
+}

@@ -1,0 +1,103 @@
+/* Unit tests of the Landlock rights mapping and the feature table. */
+#include <criterion/criterion.h>
+
+#include "landlock.h"
+#include "landlock_uapi.h"
+
+Test(landlock, read_is_files_and_listings)
+{
+	cr_assert_eq(landlock_fs_access(RIGHT_R, 7, true),
+		     LL_FS_READ_FILE | LL_FS_READ_DIR);
+	cr_assert_eq(landlock_fs_access(RIGHT_R, 7, false), LL_FS_READ_FILE);
+}
+
+Test(landlock, exec_is_separate_from_read)
+{
+	cr_assert_eq(landlock_fs_access(RIGHT_X, 7, true), LL_FS_EXECUTE);
+	cr_assert_eq(landlock_fs_access(RIGHT_R, 7, true) & LL_FS_EXECUTE, 0);
+}
+
+Test(landlock, write_is_masked_to_the_abi)
+{
+	uint64_t w7 = landlock_fs_access(RIGHT_W, 7, true);
+	uint64_t w1 = landlock_fs_access(RIGHT_W, 1, true);
+	uint64_t w3 = landlock_fs_access(RIGHT_W, 3, true);
+
+	cr_assert(w7 & LL_FS_REFER);
+	cr_assert(w7 & LL_FS_TRUNCATE);
+	cr_assert(w7 & LL_FS_IOCTL_DEV);
+	cr_assert(w7 & LL_FS_MAKE_REG);
+	cr_assert_eq(w1 & (LL_FS_REFER | LL_FS_TRUNCATE | LL_FS_IOCTL_DEV), 0);
+	cr_assert(w3 & LL_FS_TRUNCATE);
+	cr_assert_eq(w3 & LL_FS_IOCTL_DEV, 0);
+}
+
+Test(landlock, file_roots_get_file_rights_only)
+{
+	uint64_t f = landlock_fs_access(RIGHT_ALL, 7, false);
+
+	cr_assert_eq(f, LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE |
+				LL_FS_TRUNCATE | LL_FS_IOCTL_DEV);
+}
+
+static const struct feature none;
+
+static const struct feature *find(const struct feature_set *s,
+				  const char *name)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strstr(s->f[i].name, name))
+			return &s->f[i];
+	cr_assert_fail("no feature named '%s'", name);
+	return &none;
+}
+
+Test(landlock, features_per_abi)
+{
+	struct policy p = { .net = NET_OFF };
+	struct feature_set s = { .n = 0 };
+
+	landlock_features(&p, 3, &s);
+	cr_assert(find(&s, "truncation")->available);
+	cr_assert(!find(&s, "TCP")->available);
+	cr_assert(find(&s, "TCP")->needed);
+	cr_assert_eq(feature_missing(&s), 4); /* TCP, ioctl, 2 scopes */
+}
+
+Test(landlock, network_on_needs_no_tcp_rules)
+{
+	struct policy p = { .net = NET_ON };
+	struct feature_set s = { .n = 0 };
+
+	landlock_features(&p, 3, &s);
+	cr_assert(!find(&s, "TCP")->needed);
+}
+
+Test(landlock, audit_is_advisory)
+{
+	struct policy p = { .net = NET_OFF };
+	struct feature_set s = { .n = 0 };
+
+	landlock_features(&p, 6, &s);
+	cr_assert(!find(&s, "audit")->available);
+	cr_assert_eq(feature_missing(&s), 0);
+}
+
+Test(landlock, no_landlock_misses_everything_needed)
+{
+	struct policy p = { .net = NET_ON };
+	struct feature_set s = { .n = 0 };
+
+	landlock_features(&p, -38, &s);
+	cr_assert_eq(feature_missing(&s), 5);
+	cr_assert(!feature_layer_ok(&s, "landlock"));
+}
+
+Test(landlock, the_running_kernel_has_landlock)
+{
+	int abi = landlock_abi();
+
+	if (abi < 1)
+		cr_skip_test("SKIP: Landlock unavailable here (%d)", abi);
+	cr_assert_geq(abi, 1);
+}

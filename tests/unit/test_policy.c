@@ -1,0 +1,79 @@
+/* Unit tests of the policy decision (shim/policy.c). */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+
+#include "policy.h"
+
+static struct policy p;
+
+static void fini(void)
+{
+	policy_free(&p);
+	memset(&p, 0, sizeof(p));
+}
+
+TestSuite(policy, .fini = fini);
+
+Test(policy, within_respects_component_boundaries)
+{
+	cr_assert(path_is_within("/a/b", "/a/b"));
+	cr_assert(path_is_within("/a/b/c", "/a/b"));
+	cr_assert(!path_is_within("/a/bc", "/a/b"));
+	cr_assert(!path_is_within("/a", "/a/b"));
+	cr_assert(path_is_within("/anything", "/"));
+	cr_assert(path_is_within("/", "/"));
+}
+
+Test(policy, rights_are_the_union_of_containing_roots)
+{
+	cr_assert_eq(policy_add_root(&p, "/usr", RIGHT_R | RIGHT_X,
+				     ORIGIN_DEFAULT, true), 0);
+	cr_assert_eq(policy_add_root(&p, "/usr/local", RIGHT_W, ORIGIN_USER,
+				     true), 0);
+	cr_assert_eq(policy_rights(&p, "/usr/bin/ls"), RIGHT_R | RIGHT_X);
+	cr_assert_eq(policy_rights(&p, "/usr/local/x"), RIGHT_ALL);
+	cr_assert_eq(policy_rights(&p, "/usr"), RIGHT_R | RIGHT_X);
+	cr_assert_eq(policy_rights(&p, "/usrx"), 0);
+	cr_assert_eq(policy_rights(&p, "/etc/passwd"), 0);
+}
+
+Test(policy, a_file_root_covers_that_file_only)
+{
+	policy_add_root(&p, "/dev/null", RIGHT_R | RIGHT_W, ORIGIN_DEFAULT,
+			false);
+	cr_assert_eq(policy_rights(&p, "/dev/null"), RIGHT_R | RIGHT_W);
+	cr_assert_eq(policy_rights(&p, "/dev/null/x"), 0);
+	cr_assert_eq(policy_rights(&p, "/dev"), 0);
+}
+
+Test(policy, equal_roots_merge_and_user_origin_wins)
+{
+	policy_add_root(&p, "/w", RIGHT_R, ORIGIN_DEFAULT, true);
+	policy_add_root(&p, "/w", RIGHT_W, ORIGIN_USER, true);
+	cr_assert_eq(p.nroots, 1);
+	cr_assert_eq(p.roots[0].rights, RIGHT_R | RIGHT_W);
+	cr_assert_eq(p.roots[0].origin, ORIGIN_USER);
+}
+
+Test(policy, the_root_table_is_capped)
+{
+	char buf[32];
+
+	for (int i = 0; i < POLICY_MAX_ROOTS; i++) {
+		snprintf(buf, sizeof(buf), "/r%d", i);
+		cr_assert_eq(policy_add_root(&p, buf, RIGHT_R, ORIGIN_USER,
+					     true), 0);
+	}
+	cr_assert_eq(policy_add_root(&p, "/one-more", RIGHT_R, ORIGIN_USER,
+				     true), -E2BIG);
+}
+
+Test(policy, rights_strings)
+{
+	char b[4];
+
+	cr_assert_str_eq(policy_rights_str(RIGHT_ALL, b), "rwx");
+	cr_assert_str_eq(policy_rights_str(RIGHT_R | RIGHT_X, b), "rx");
+	cr_assert_str_eq(policy_rights_str(0, b), "-");
+}
