@@ -22,7 +22,7 @@ WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wformat-security -Wpointer-arith \
 	-Wundef -Wwrite-strings -Wvla -Wnull-dereference -Wcast-align \
 	-Wimplicit-fallthrough
-CPPFLAGS += -D_GNU_SOURCE -Ishim -Ienforce -MMD -MP
+CPPFLAGS += -D_GNU_SOURCE -iquote shim -iquote enforce -MMD -MP
 CFLAGS += -std=c11 $(OPT) $(WARN) -fstack-protector-strong \
 	-D_FORTIFY_SOURCE=2 -fno-strict-aliasing
 SAN ?=
@@ -76,9 +76,9 @@ $(B)/helpers/%: tests/helpers/%.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
 		-o $@ $< $(LIBS)
 
-$(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS)
+$(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(wildcard shim/*.h enforce/*.h)
 	@mkdir -p $(dir $@)
-	clang -D_GNU_SOURCE -Ishim -Ienforce -std=c11 -g -O1 \
+	clang -D_GNU_SOURCE -iquote shim -iquote enforce -std=c11 -g -O1 \
 		-fsanitize=fuzzer,address,undefined -o $@ $< $(SHARED_SRCS) \
 		$(ENFORCE_SRCS) $(LIBS)
 

@@ -52,6 +52,13 @@ const char cli_usage[] =
 	"  cordon -m read-only -- grep -r x .  change nothing\n"
 	"  cordon --connect 443 -- curl https://example.org\n";
 
+void cli_oneline(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
+
 static const char *const mode_names[] = {
 	[MODE_READ_ONLY] = "read-only",
 	[MODE_WORKSPACE_WRITE] = "workspace-write",
@@ -100,6 +107,7 @@ __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen,
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+	cli_oneline(err);
 	return -EINVAL;
 }
 

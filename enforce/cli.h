@@ -46,6 +46,10 @@ struct cli {
  */
 int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen);
 
+/* Replace control characters (a newline in a path) with '?', so that a
+ * message stays one line whatever the user typed. */
+void cli_oneline(char *s);
+
 /* The --help text. */
 extern const char cli_usage[];
 

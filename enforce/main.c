@@ -136,8 +136,10 @@ static int enforce(const struct policy *p, const struct feature_set *fs,
 		ret = landlock_apply(p, abi, err, sizeof(err));
 	if (!ret && feature_layer_ok(fs, "seccomp"))
 		ret = sysfilter_apply(p, err, sizeof(err));
-	if (ret)
+	if (ret) {
+		cli_oneline(err);
 		fprintf(stderr, "cordon: %s\n", err);
+	}
 	return ret;
 }
 
@@ -150,6 +152,7 @@ static int run(struct cli *c)
 	int abi;
 
 	if (roots_build(c, p, err, sizeof(err))) {
+		cli_oneline(err);
 		fprintf(stderr, "cordon: %s\n", err);
 		return EXIT_CORDON;
 	}

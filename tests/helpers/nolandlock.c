@@ -1,0 +1,138 @@
+/*
+ * nolandlock: run a command as if the kernel had no Landlock.
+ *
+ *   nolandlock [--errno ENOSYS|EOPNOTSUPP] -- COMMAND ARGS...
+ *
+ * Sets no_new_privs and installs a seccomp filter that makes the three
+ * Landlock system calls fail with the given errno (ENOSYS, the default, is
+ * a kernel built without Landlock; EOPNOTSUPP one built with it but booted
+ * without "landlock" in lsm=), then executes COMMAND.  Every other system
+ * call is allowed.  The filter is inherited by everything COMMAND starts.
+ *
+ * Exit status: 2 on misuse or if the filter cannot be installed; 126 or 127
+ * (as env(1)) if COMMAND cannot be run; otherwise COMMAND's own status.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <seccomp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#define PROG "nolandlock"
+
+/* Numbers from the unified syscall table, used if libseccomp is too old. */
+#ifdef __SNR_landlock_create_ruleset
+#define NR_LANDLOCK_CREATE_RULESET SCMP_SYS(landlock_create_ruleset)
+#define NR_LANDLOCK_ADD_RULE	   SCMP_SYS(landlock_add_rule)
+#define NR_LANDLOCK_RESTRICT_SELF  SCMP_SYS(landlock_restrict_self)
+#else
+#define NR_LANDLOCK_CREATE_RULESET 444
+#define NR_LANDLOCK_ADD_RULE	   445
+#define NR_LANDLOCK_RESTRICT_SELF  446
+#endif
+
+static void die(int status, const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 2, 3)));
+
+static void die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, PROG ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(status);
+}
+
+__attribute__((noreturn)) static void usage(void)
+{
+	die(2,
+	    "usage: " PROG " [--errno ENOSYS|EOPNOTSUPP] -- COMMAND ARGS...");
+}
+
+static int parse_errno(const char *s)
+{
+	if (strcmp(s, "ENOSYS") == 0)
+		return ENOSYS;
+	if (strcmp(s, "EOPNOTSUPP") == 0)
+		return EOPNOTSUPP;
+	die(2, "bad errno '%s': want ENOSYS or EOPNOTSUPP", s);
+}
+
+/* Returns the index in @argv of COMMAND; sets *@err. */
+static int parse_args(int argc, char **argv, int *err)
+{
+	static const struct option longopts[] = {
+		{ "errno", required_argument, NULL, 'e' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	*err = ENOSYS;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			*err = parse_errno(optarg);
+			break;
+		case ':':
+			die(2, "option %s needs an argument", argv[optind - 1]);
+		default:
+			if (optopt)
+				die(2, "unknown option -%c", optopt);
+			die(2, "unknown option %s", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		usage();
+	return optind;
+}
+
+/* Returns 0 or -errno. */
+static int install_filter(int err)
+{
+	static const int nrs[] = {
+		NR_LANDLOCK_CREATE_RULESET,
+		NR_LANDLOCK_ADD_RULE,
+		NR_LANDLOCK_RESTRICT_SELF,
+	};
+	scmp_filter_ctx ctx;
+	size_t i;
+	int rc = 0;
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
+		return -errno;
+	ctx = seccomp_init(SCMP_ACT_ALLOW);
+	if (!ctx)
+		return -ENOMEM;
+	for (i = 0; i < sizeof(nrs) / sizeof(nrs[0]) && rc == 0; i++)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((unsigned int)err),
+				      nrs[i], 0);
+	if (rc == 0)
+		rc = seccomp_load(ctx);
+	/* libseccomp reports a failed system call as -ECANCELED, errno set. */
+	if (rc == -ECANCELED && errno)
+		rc = -errno;
+	seccomp_release(ctx);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	int err, cmd, rc;
+
+	cmd = parse_args(argc, argv, &err);
+	rc = install_filter(err);
+	if (rc < 0)
+		die(2, "cannot install the seccomp filter: %s", strerror(-rc));
+	execvp(argv[cmd], &argv[cmd]);
+	rc = errno;
+	die(rc == ENOENT ? 127 : 126, "cannot run '%s': %s", argv[cmd],
+	    strerror(rc));
+}
