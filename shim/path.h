@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#define PATH_BUF 4096 /* PATH_MAX: every buffer passed here has this size */
-#define PATH_MAX_HOPS 40 /* symlinks followed before ELOOP, as the kernel */
+#define PATH_BUF      4096 /* PATH_MAX: the size of every buffer here */
+#define PATH_MAX_HOPS 40   /* symlinks followed before ELOOP, as the kernel */
 
 /* Flags for path_resolve(). */
 #define PATH_NOFOLLOW 0x1 /* do not follow a symlink in the last component */
@@ -21,32 +21,60 @@
 
 /**
  * path_resolve - make @path absolute and canonical as the kernel sees it.
- * @dirfd: AT_FDCWD, or a directory fd that relative paths start from
- *         (its path is read from /proc/self/fd).
- * @path: the path as the program gave it.
- * @flags: PATH_NOFOLLOW, PATH_EMPTY_OK.
- * @out: PATH_BUF bytes; receives the result.
+ * @dirfd: AT_FDCWD, or the fd that a relative (or empty) @path starts
+ *         from; its path is read from /proc/self/fd.  Ignored, as by the
+ *         kernel, when @path is absolute.
+ * @path: the path as the program gave it.  NULL means "" under
+ *        PATH_EMPTY_OK (as the kernel's AT_EMPTY_PATH), else -EFAULT.
+ * @flags: PATH_NOFOLLOW, PATH_EMPTY_OK; anything else is -EINVAL.
+ * @out: PATH_BUF bytes; receives the result, or "" on error.  It may be
+ *       the same buffer as @path.
  *
  * The longest existing prefix is canonicalised component by component,
  * following each symlink as the kernel would (at most PATH_MAX_HOPS, then
  * ELOOP) and applying ".." to the already-resolved prefix, never lexically
- * across a symlink.  The non-existing tail is normalised lexically (".",
- * "..", "//").  The last component is followed unless PATH_NOFOLLOW.
+ * across a symlink.  The last component is followed unless PATH_NOFOLLOW;
+ * a trailing slash makes it followed anyway, as for the kernel.
  *
- * Return: 0 on success, or a negative errno: -ENOENT when a component
- * that must exist does not (a missing directory followed by "..", or
- * an empty path without PATH_EMPTY_OK), -ENOTDIR when a non-directory is
- * used as a directory, -ELOOP, -ENAMETOOLONG, -EBADF, or what the
- * underlying syscalls return.
+ * Missing components (a choice: the shim decides on a path, the kernel
+ * may then fail the call itself):
+ *  - From the first missing component on, the tail is normalised
+ *    lexically ("." and "//" dropped): "dir/missing/b" gives 0 and
+ *    ".../dir/missing/b", although open() would say ENOENT.
+ *  - ".." after a missing component is -ENOENT, as for the kernel
+ *    ("missing/../x").
+ *  - A dangling symlink is followed to the name it points at:
+ *    "dangling/x" with dangling -> nowhere gives ".../nowhere/x".
+ *
+ * Links and fds that have no path give -ENOENT: a /proc magic link whose
+ * target is not a path ("pipe:[42]", "socket:[7]", "anon_inode:[...]",
+ * "net:[...]"), one to an unlinked file or a memfd ("/x (deleted)"), and
+ * a @dirfd (or, under PATH_EMPTY_OK, any fd) whose file has no links left.
+ *
+ * Limits: a symlink's target and the rest of the path must fit together
+ * in PATH_BUF (the kernel keeps them apart), else -ENAMETOOLONG.  Search
+ * permission is checked only where a component is looked up (-EACCES);
+ * ".." is applied to the prefix without asking the kernel.  Like any
+ * check by path, the result is only as stable as the tree (TOCTOU).
+ *
+ * Async-signal-safe; errno is left unchanged whatever the result.
+ *
+ * Return: 0 on success, or a negative errno: -ENOENT (see above, and an
+ * empty path without PATH_EMPTY_OK), -ENOTDIR when a non-directory is
+ * used as a directory (including "file/" and a non-directory @dirfd),
+ * -ELOOP, -ENAMETOOLONG, -EBADF for a bad @dirfd, -EINVAL, -EFAULT, or
+ * what the underlying syscalls return (-EACCES, -EIO...).
  */
 int path_resolve(int dirfd, const char *path, int flags, char out[PATH_BUF]);
 
 /**
  * path_normalize - lexical normalisation of an absolute path: collapse
  * "//" and ".", apply ".." (never above "/"), drop a trailing slash.
- * Touches no filesystem.  @in and @out may be the same buffer.
+ * Touches no filesystem, never reads a symlink: "/a/link/.." is "/a".
+ * @in and @out may be the same buffer.
  *
- * Return: 0, -EINVAL when @in is not absolute, -ENAMETOOLONG.
+ * Return: 0, -EINVAL when @in is not absolute, -EFAULT when it is NULL,
+ * -ENAMETOOLONG when it is PATH_BUF bytes or longer.
  */
 int path_normalize(const char *in, char out[PATH_BUF]);
 
