@@ -30,10 +30,21 @@ CFLAGS += $(SAN)
 LDFLAGS += $(SAN)
 
 # Shared logic: linked into the launcher and (built -fPIC) into the shim.
-SHARED_SRCS = shim/path.c shim/policy.c shim/env.c
+SHARED_SRCS = shim/path.c shim/policy.c shim/env.c shim/snapshot.c shim/strbuf.c
 ENFORCE_SRCS = $(filter-out enforce/main.c,$(wildcard enforce/*.c))
 CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
 LIBS = -lseccomp -ljansson
+
+# The shim: every shim/ file, plus the Landlock layer for standalone use.
+SHIM_SRCS = $(wildcard shim/*.c) enforce/landlock.c enforce/feature.c
+SHIM_OBJS = $(patsubst %.c,$(B)/pic/%.o,$(SHIM_SRCS))
+# No fortify or stack-protector imports: they would raise the glibc the
+# shim needs above the 2.2.5 baseline (shim/baseline.h).
+SHIM_CFLAGS = -fPIC -fvisibility=hidden -ftls-model=initial-exec \
+	-U_FORTIFY_SOURCE -fno-stack-protector -include shim/baseline.h
+SHIM_LDFLAGS = -shared -Wl,-z,defs -Wl,-z,initfirst -Wl,-z,now \
+	-Wl,--version-script=$(B)/shim.map
+EXPORT_LISTS = $(wildcard shim/exports/*.list)
 
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
 UNIT_BINS = $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRCS))
@@ -47,12 +58,27 @@ FUZZ_SECONDS ?= 30
 	check-format check-banned
 .DEFAULT_GOAL := all
 
-all: $(B)/cordon
+all: $(B)/cordon $(B)/libcordon.so
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(B)/pic/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC [M]  $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(SHIM_CFLAGS) -c -o $@ $<
+
+# The version script: the names of every family, nothing else.
+$(B)/shim.map: $(EXPORT_LISTS)
+	@mkdir -p $(dir $@)
+	$(Q){ echo '{ global:'; cat $(EXPORT_LISTS) | tr ' ' '\n' | \
+		grep -v '^$$' | sed 's/$$/;/'; echo 'local: *; };'; } > $@
+
+$(B)/libcordon.so: $(SHIM_OBJS) $(B)/shim.map
+	@echo "  LD [M]  $@"
+	$(Q)$(CC) $(LDFLAGS) $(SHIM_LDFLAGS) -o $@ $(SHIM_OBJS)
 
 $(B)/libcore.a: $(CORE_OBJS)
 	@mkdir -p $(dir $@)
@@ -87,7 +113,7 @@ test: unit integration
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 
-integration: $(B)/cordon $(HELPER_BINS)
+integration: $(B)/cordon $(B)/libcordon.so $(HELPER_BINS)
 	tests/integration/run.sh $(B)
 
 fuzz: $(FUZZ_BINS)
@@ -98,7 +124,8 @@ fuzz: $(FUZZ_BINS)
 			$(B)/corpus/$$n tests/fuzz/corpus/$$n 2>&1 | tail -2; \
 	done
 
-check: check-banned check-format
+check: check-banned check-format all
+	scripts/check-exports.sh $(B)/libcordon.so
 	$(MAKE) B=$(B)/san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" test
 	$(MAKE) FUZZ_SECONDS=20 fuzz
 
@@ -111,9 +138,10 @@ check-format:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-install: $(B)/cordon
+install: $(B)/cordon $(B)/libcordon.so
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(B)/cordon $(DESTDIR)$(BINDIR)/cordon
+	install -m 0755 $(B)/libcordon.so $(DESTDIR)$(LIBDIR)/libcordon.so
 	install -m 0644 doc/cordon.1 $(DESTDIR)$(MANDIR)/man1/cordon.1
 
 deps:

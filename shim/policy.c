@@ -40,6 +40,14 @@ unsigned int policy_rights(const struct policy *p, const char *path)
 	return rights;
 }
 
+bool policy_is_visible(const struct policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->nroots; i++)
+		if (path_is_within(p->roots[i].path, path))
+			return true;
+	return policy_rights(p, path) != 0;
+}
+
 int policy_add_root(struct policy *p, const char *path, unsigned int rights,
 		    enum root_origin origin, bool is_dir)
 {

@@ -86,6 +86,12 @@ int policy_add_root(struct policy *p, const char *path, unsigned int rights,
 unsigned int policy_rights(const struct policy *p, const char *path);
 
 /**
+ * policy_is_visible - true when @path has some right, or lies on the way
+ * to a root (an ancestor of one): a stat there reveals nothing hidden.
+ */
+bool policy_is_visible(const struct policy *p, const char *path);
+
+/**
  * path_is_within - true when @path is @root or lies beneath it, on a
  * component boundary ("/a/bc" is not within "/a/b").
  */

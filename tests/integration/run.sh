@@ -18,8 +18,8 @@ user=cordon-test
 
 stage=$(mktemp -d /tmp/cordon-it.XXXXXX) || exit 1
 trap 'rm -rf "$stage"' EXIT
-cp "$build/cordon" "$stage/" || exit 1
-cp "$build"/helpers/* "$stage/" 2>/dev/null
+cp "$build/cordon" "$build/libcordon.so" "$stage/" || exit 1
+find "$build/helpers" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/" \;
 cp "$src"/lib.sh "$src"/suite.sh "$src"/t_*.sh "$stage/" || exit 1
 chmod -R a+rX "$stage"
 

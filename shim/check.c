@@ -1,0 +1,72 @@
+/*
+ * check.c - the decision every hook asks for: resolve the path as the
+ * kernel would, apply the policy, report a denial.
+ *
+ * Runs on every interposed call, in vfork children and signal handlers:
+ * stack buffers only, no malloc, no locks, errno untouched.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "shim.h"
+
+/* Resolve @op's path; false when the kernel would fail the call anyway
+ * (a missing directory before "..", ELOOP, ...): the real call then
+ * fails by itself, with the kernel's own errno. */
+static bool resolve(const struct op *op, char out[PATH_BUF])
+{
+	return path_resolve(op->dirfd, op->path, op->pflags, out) == 0;
+}
+
+static bool exists(const char *resolved)
+{
+	struct stat st;
+
+	return syscall(SYS_newfstatat, AT_FDCWD, resolved, &st,
+		       AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+static bool is_allowed(const struct op *op, const char *resolved)
+{
+	const struct policy *p = &shim.policy;
+	unsigned int need = op->need;
+
+	/* open(O_CREAT) makes a file only where there is none: on an
+	 * existing one the kernel checks the access mode alone. */
+	if (op->creat && !exists(resolved))
+		need |= RIGHT_W;
+	if (need == 0)
+		return policy_is_visible(p, resolved);
+	return (policy_rights(p, resolved) & need) == need;
+}
+
+int shim_check(const struct op *op)
+{
+	char resolved[PATH_BUF];
+	int saved = errno;
+	int ret = 0;
+
+	if (!shim.active || !op->path)
+		return 0;
+	if (resolve(op, resolved) && !is_allowed(op, resolved)) {
+		report_denial(op, resolved, "shim");
+		ret = EACCES;
+	}
+	errno = saved;
+	return ret;
+}
+
+void shim_check_failed(const struct op *op, int err)
+{
+	char resolved[PATH_BUF];
+	int saved = errno;
+
+	if (!shim.active || !op->path || (err != EACCES && err != EPERM))
+		return;
+	if (resolve(op, resolved) && !is_allowed(op, resolved))
+		report_denial(op, resolved, "kernel");
+	errno = saved;
+}

@@ -1,0 +1,320 @@
+/*
+ * hook_open.c - the open family: open, openat, creat (and their 64-bit
+ * and fortified names), fopen, freopen, opendir, truncate.
+ *
+ * libc calls itself directly, never through these names (catalog A.0),
+ * so every public name is a hook of its own and forwards to the real
+ * function of the same name.  The mode argument is read whenever the
+ * kernel reads it: O_CREAT and O_TMPFILE (catalog D-14).
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "hooks.h"
+
+#ifndef __O_TMPFILE
+#define __O_TMPFILE (020000000 | O_DIRECTORY)
+#endif
+
+/* Public glibc names that no header declares. */
+int __open(const char *path, int flags, ...);
+int __open64(const char *path, int flags, ...);
+int __open_2(const char *path, int flags);
+int __open64_2(const char *path, int flags);
+int __openat_2(int dirfd, const char *path, int flags);
+int __openat64_2(int dirfd, const char *path, int flags);
+
+static int (*real_open)(const char *, int, ...);
+static int (*real_open64)(const char *, int, ...);
+static int (*real___open)(const char *, int, ...);
+static int (*real___open64)(const char *, int, ...);
+static int (*real___open_2)(const char *, int);
+static int (*real___open64_2)(const char *, int);
+static int (*real_openat)(int, const char *, int, ...);
+static int (*real_openat64)(int, const char *, int, ...);
+static int (*real___openat_2)(int, const char *, int);
+static int (*real___openat64_2)(int, const char *, int);
+static int (*real_creat)(const char *, mode_t);
+static int (*real_creat64)(const char *, mode_t);
+static FILE *(*real_fopen)(const char *, const char *);
+static FILE *(*real_fopen64)(const char *, const char *);
+static FILE *(*real_freopen)(const char *, const char *, FILE *);
+static FILE *(*real_freopen64)(const char *, const char *, FILE *);
+static DIR *(*real_opendir)(const char *);
+static int (*real_truncate)(const char *, off_t);
+static int (*real_truncate64)(const char *, off_t);
+
+void hooks_open_resolve(void)
+{
+	RESOLVE(open);
+	RESOLVE(open64);
+	RESOLVE(__open);
+	RESOLVE(__open64);
+	RESOLVE(__open_2);
+	RESOLVE(__open64_2);
+	RESOLVE(openat);
+	RESOLVE(openat64);
+	RESOLVE(__openat_2);
+	RESOLVE(__openat64_2);
+	RESOLVE(creat);
+	RESOLVE(creat64);
+	RESOLVE(fopen);
+	RESOLVE(fopen64);
+	RESOLVE(freopen);
+	RESOLVE(freopen64);
+	RESOLVE(opendir);
+	RESOLVE(truncate);
+	RESOLVE(truncate64);
+}
+
+static bool has_mode(int flags)
+{
+	return (flags & O_CREAT) || (flags & __O_TMPFILE) == __O_TMPFILE;
+}
+
+/* The operation an open with @flags performs on @path. */
+static struct op open_op(const char *name, int dirfd, const char *path,
+			 int flags)
+{
+	int acc = flags & O_ACCMODE;
+	struct op op = OP(name, 0, dirfd, path, 0);
+
+	if (flags & O_PATH)
+		return op; /* no access: the path must only be visible */
+	if (acc != O_WRONLY)
+		op.need |= RIGHT_R;
+	if (acc != O_RDONLY || (flags & O_TRUNC) ||
+	    (flags & __O_TMPFILE) == __O_TMPFILE)
+		op.need |= RIGHT_W;
+	op.creat = (flags & O_CREAT) != 0;
+	if (flags & (O_NOFOLLOW | O_EXCL))
+		op.pflags |= PATH_NOFOLLOW;
+	return op;
+}
+
+/* "r", "w+", "ae", ... as open(2) flags. */
+static int fopen_flags(const char *mode)
+{
+	int flags = mode[0] == 'r' ? O_RDONLY : O_WRONLY | O_CREAT;
+
+	for (const char *m = mode + 1; *m && *m != ','; m++)
+		if (*m == '+')
+			flags = (flags & ~O_ACCMODE) | O_RDWR;
+	if (mode[0] == 'w')
+		flags |= O_TRUNC;
+	for (const char *m = mode; *m && *m != ','; m++)
+		if (*m == 'x')
+			flags |= O_EXCL;
+	return flags;
+}
+
+static int deny_open(const struct op *op)
+{
+	int err = hook_decide(op);
+
+	if (err)
+		errno = err;
+	return err;
+}
+
+/* Forward a real open that returned @fd; report a kernel denial. */
+static int opened(const struct op *op, int fd, int saved)
+{
+	if (fd < 0)
+		hook_failed(op, errno);
+	else
+		errno = saved;
+	return fd;
+}
+
+#define OPEN_HOOK(name)                                                    \
+	SHIM_API int name(const char *path, int flags, ...)                \
+	{                                                                  \
+		struct op op = open_op(#name, AT_FDCWD, path, flags);      \
+		mode_t mode = 0;                                           \
+		int saved = errno;                                         \
+		if (has_mode(flags)) {                                     \
+			va_list ap;                                        \
+			va_start(ap, flags);                               \
+			mode = va_arg(ap, mode_t);                         \
+			va_end(ap);                                        \
+		}                                                          \
+		if (deny_open(&op))                                        \
+			return -1;                                         \
+		if (!real_##name)                                          \
+			return (int)syscall(SYS_openat, AT_FDCWD, path,    \
+					    flags, mode);                  \
+		return opened(&op, real_##name(path, flags, mode), saved); \
+	}
+
+#define OPENAT_HOOK(name)                                                  \
+	SHIM_API int name(int dirfd, const char *path, int flags, ...)     \
+	{                                                                  \
+		struct op op = open_op(#name, dirfd, path, flags);         \
+		mode_t mode = 0;                                           \
+		int saved = errno;                                         \
+		if (has_mode(flags)) {                                     \
+			va_list ap;                                        \
+			va_start(ap, flags);                               \
+			mode = va_arg(ap, mode_t);                         \
+			va_end(ap);                                        \
+		}                                                          \
+		if (deny_open(&op))                                        \
+			return -1;                                         \
+		if (!real_##name)                                          \
+			return (int)syscall(SYS_openat, dirfd, path, flags,\
+					    mode);                         \
+		return opened(&op, real_##name(dirfd, path, flags, mode),  \
+			      saved);                                      \
+	}
+
+OPEN_HOOK(open)
+OPEN_HOOK(open64)
+OPEN_HOOK(__open)
+OPEN_HOOK(__open64)
+OPENAT_HOOK(openat)
+OPENAT_HOOK(openat64)
+
+/* The fortified names take no mode: glibc aborts on O_CREAT with them,
+ * and the real function keeps doing so. */
+#define OPEN2_HOOK(name)                                                   \
+	SHIM_API int name(const char *path, int flags)                     \
+	{                                                                  \
+		struct op op = open_op(#name, AT_FDCWD, path, flags);      \
+		int saved = errno;                                         \
+		if (deny_open(&op))                                        \
+			return -1;                                         \
+		if (!real_##name)                                          \
+			return (int)syscall(SYS_openat, AT_FDCWD, path,    \
+					    flags, 0);                     \
+		return opened(&op, real_##name(path, flags), saved);       \
+	}
+
+#define OPENAT2_HOOK(name)                                                 \
+	SHIM_API int name(int dirfd, const char *path, int flags)          \
+	{                                                                  \
+		struct op op = open_op(#name, dirfd, path, flags);         \
+		int saved = errno;                                         \
+		if (deny_open(&op))                                        \
+			return -1;                                         \
+		if (!real_##name)                                          \
+			return (int)syscall(SYS_openat, dirfd, path, flags,\
+					    0);                            \
+		return opened(&op, real_##name(dirfd, path, flags), saved);\
+	}
+
+OPEN2_HOOK(__open_2)
+OPEN2_HOOK(__open64_2)
+OPENAT2_HOOK(__openat_2)
+OPENAT2_HOOK(__openat64_2)
+
+#define CREAT_HOOK(name)                                                   \
+	SHIM_API int name(const char *path, mode_t mode)                   \
+	{                                                                  \
+		struct op op = open_op(#name, AT_FDCWD, path,              \
+				       O_WRONLY | O_CREAT | O_TRUNC);      \
+		int saved = errno;                                         \
+		if (deny_open(&op))                                        \
+			return -1;                                         \
+		if (!real_##name)                                          \
+			return (int)syscall(SYS_creat, path, mode);        \
+		return opened(&op, real_##name(path, mode), saved);        \
+	}
+
+CREAT_HOOK(creat)
+CREAT_HOOK(creat64)
+
+#define FOPEN_HOOK(name)                                                   \
+	SHIM_API FILE *name(const char *path, const char *mode)            \
+	{                                                                  \
+		struct op op = open_op(#name, AT_FDCWD, path,              \
+				       path && mode ? fopen_flags(mode) : 0);\
+		int saved = errno;                                         \
+		FILE *f;                                                   \
+		if (deny_open(&op))                                        \
+			return NULL;                                       \
+		if (!real_##name) {                                        \
+			errno = ENOSYS;                                    \
+			return NULL;                                       \
+		}                                                          \
+		f = real_##name(path, mode);                               \
+		if (!f)                                                    \
+			hook_failed(&op, errno);                           \
+		else                                                       \
+			errno = saved;                                     \
+		return f;                                                  \
+	}
+
+FOPEN_HOOK(fopen)
+FOPEN_HOOK(fopen64)
+
+/* freopen(NULL, mode, f) changes the mode of f's own file: no path. */
+#define FREOPEN_HOOK(name)                                                 \
+	SHIM_API FILE *name(const char *path, const char *mode, FILE *f)   \
+	{                                                                  \
+		struct op op = open_op(#name, AT_FDCWD, path,              \
+				       path && mode ? fopen_flags(mode) : 0);\
+		int saved = errno;                                         \
+		FILE *r;                                                   \
+		if (path && deny_open(&op))                                \
+			return NULL;                                       \
+		if (!real_##name) {                                        \
+			errno = ENOSYS;                                    \
+			return NULL;                                       \
+		}                                                          \
+		r = real_##name(path, mode, f);                            \
+		if (!r)                                                    \
+			hook_failed(&op, errno);                           \
+		else                                                       \
+			errno = saved;                                     \
+		return r;                                                  \
+	}
+
+FREOPEN_HOOK(freopen)
+FREOPEN_HOOK(freopen64)
+
+SHIM_API DIR *opendir(const char *path)
+{
+	struct op op = OP("opendir", RIGHT_R, AT_FDCWD, path, 0);
+	int saved = errno;
+	DIR *d;
+
+	if (deny_open(&op))
+		return NULL;
+	if (!real_opendir) {
+		errno = ENOSYS;
+		return NULL;
+	}
+	d = real_opendir(path);
+	if (!d)
+		hook_failed(&op, errno);
+	else
+		errno = saved;
+	return d;
+}
+
+#define TRUNCATE_HOOK(name)                                                \
+	SHIM_API int name(const char *path, off_t len)                     \
+	{                                                                  \
+		struct op op = OP(#name, RIGHT_W, AT_FDCWD, path, 0);      \
+		int saved = errno;                                         \
+		int ret;                                                   \
+		if (deny_open(&op))                                        \
+			return -1;                                         \
+		if (!real_##name)                                          \
+			return (int)syscall(SYS_truncate, path, len);      \
+		ret = real_##name(path, len);                              \
+		if (ret < 0)                                               \
+			hook_failed(&op, errno);                           \
+		else                                                       \
+			errno = saved;                                     \
+		return ret;                                                \
+	}
+
+TRUNCATE_HOOK(truncate)
+TRUNCATE_HOOK(truncate64)

@@ -1,0 +1,123 @@
+/*
+ * init.c - the shim's constructor: load the policy snapshot, keep the
+ * values the exec hooks re-inject, resolve every real function.
+ *
+ * libcordon.so is linked with -z initfirst, so this runs before the
+ * constructors of the program's own libraries; a hook called earlier
+ * still (or from another thread during start-up) runs shim_init() itself.
+ * Never exits, aborts or prints through stdio; a malformed snapshot
+ * leaves the shim inactive (the kernel layer still holds) and says so
+ * in one line.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "env.h"
+#include "hooks.h"
+#include "shim.h"
+#include "standalone.h"
+#include "strbuf.h"
+
+struct shim_state shim;
+
+enum { INIT_NONE, INIT_RUNNING, INIT_DONE };
+static int init_state;
+
+bool shim_is_ready(void)
+{
+	return __atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == INIT_DONE;
+}
+
+static void say(const char *msg)
+{
+	syscall(SYS_write, 2, msg, strlen(msg));
+}
+
+/* getenv() on @envp: with -z initfirst the constructor may run before
+ * libc has set environ, but it is handed the process's envp. */
+static const char *env_get(char **envp, const char *name)
+{
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (env_is_name(envp[i], name))
+			return envp[i] + strlen(name) + 1;
+	return NULL;
+}
+
+/* Keep "NAME=value" of @name as loaded, for the exec hooks. */
+static void keep(char **envp, const char *name, char *dst, size_t len)
+{
+	const char *v = env_get(envp, name);
+	struct strbuf sb = STRBUF(dst, len);
+
+	if (!v)
+		return;
+	sb_puts(&sb, name);
+	sb_puts(&sb, "=");
+	sb_puts(&sb, v);
+	if (sb.full)
+		dst[0] = '\0';
+}
+
+static void load_policy(char **envp)
+{
+	const char *v = env_get(envp, SNAPSHOT_VAR);
+
+	if (!v) {
+		shim.active = standalone_load && standalone_load() == 0;
+		return;
+	}
+	if (snapshot_decode(v, &shim.policy, &shim.extra, shim.store,
+			    sizeof(shim.store)) != 0) {
+		say("cordon: shim: malformed " SNAPSHOT_VAR
+		    "; explanations are off, the kernel layer still holds\n");
+		return;
+	}
+	keep(envp, SNAPSHOT_VAR, shim.snapshot, sizeof(shim.snapshot));
+	shim.active = shim.snapshot[0] != '\0';
+}
+
+static void resolve_all(void)
+{
+	void (*const resolvers[])(void) = {
+		hooks_open_resolve, hooks_create_resolve, hooks_change_resolve,
+		hooks_stat_resolve, hooks_exec_resolve,	  hooks_net_resolve,
+	};
+
+	for (size_t i = 0; i < sizeof(resolvers) / sizeof(resolvers[0]); i++)
+		if (resolvers[i])
+			resolvers[i]();
+}
+
+static void init_from(char **envp)
+{
+	int expected = INIT_NONE;
+	int saved = errno;
+
+	if (!__atomic_compare_exchange_n(&init_state, &expected, INIT_RUNNING,
+					 false, __ATOMIC_ACQ_REL,
+					 __ATOMIC_ACQUIRE))
+		return; /* done, or under way: hooks fall back meanwhile */
+	guard_enter();
+	keep(envp, "LD_PRELOAD", shim.preload, sizeof(shim.preload));
+	load_policy(envp);
+	resolve_all();
+	guard_leave();
+	__atomic_store_n(&init_state, INIT_DONE, __ATOMIC_RELEASE);
+	errno = saved;
+}
+
+void shim_init(void)
+{
+	init_from(environ);
+}
+
+__attribute__((constructor)) static void shim_ctor(int argc, char **argv,
+						     char **envp)
+{
+	(void)argc;
+	(void)argv;
+	init_from(envp);
+}

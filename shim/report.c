@@ -1,0 +1,213 @@
+/*
+ * report.c - turn a denial into one line a person can act on, and an
+ * audit record the launcher keeps.
+ *
+ * The line goes to stderr once per distinct (operation, path) in each
+ * process, unless the policy is quiet.  The record goes to the log the
+ * snapshot names: "unix:PATH", a datagram socket the launcher reads
+ * from outside the sandbox (so the command cannot erase what was sent,
+ * and a closed fd or a cleared environment loses nothing: the socket is
+ * found again by path on every record), or "file:PATH" when the shim is
+ * used alone.  Raw syscalls only: this runs in vfork children.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "shim.h"
+#include "strbuf.h"
+
+#define SEEN_SLOTS 1024
+#define LINE_MAX_ 4096
+#define RULE_MAX 1024
+
+static unsigned long seen[SEEN_SLOTS];
+static long seen_pid;
+
+static unsigned long hash(const struct op *op, const char *resolved)
+{
+	unsigned long h = 14695981039346656037UL ^ op->need;
+
+	for (const char *s = op->name; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211UL;
+	for (const char *s = resolved; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211UL;
+	return h | 1; /* 0 marks a free slot */
+}
+
+/* True the first time this process reports @h; lock-free. */
+static bool first_time(unsigned long h)
+{
+	long pid = syscall(SYS_getpid);
+
+	if (__atomic_load_n(&seen_pid, __ATOMIC_ACQUIRE) != pid) {
+		/* A forked child: its own process, its own lines. */
+		memset(seen, 0, sizeof(seen));
+		__atomic_store_n(&seen_pid, pid, __ATOMIC_RELEASE);
+	}
+	for (size_t i = 0; i < SEEN_SLOTS; i++) {
+		unsigned long *slot = &seen[(h + i) % SEEN_SLOTS];
+		unsigned long cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+
+		if (cur == h)
+			return false;
+		if (cur == 0 && __atomic_compare_exchange_n(
+					slot, &cur, h, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+			return true;
+		if (cur == h)
+			return false;
+	}
+	return true; /* the table is full: say it again, never lose it */
+}
+
+static const char *right_word(unsigned int need)
+{
+	if (need & RIGHT_W)
+		return "write";
+	if (need & RIGHT_X)
+		return "exec";
+	return need ? "read" : "see";
+}
+
+static const char *right_flag(unsigned int need)
+{
+	if (need & RIGHT_W)
+		return "--write";
+	if (need & RIGHT_X)
+		return "--exec";
+	return "--read";
+}
+
+/* The most specific root containing @path, or NULL. */
+static const struct root *closest_root(const char *path)
+{
+	const struct root *best = NULL;
+
+	for (size_t i = 0; i < shim.policy.nroots; i++) {
+		const struct root *r = &shim.policy.roots[i];
+
+		if (r->is_dir && path_is_within(path, r->path) &&
+		    (!best || strlen(r->path) > strlen(best->path)))
+			best = r;
+	}
+	return best;
+}
+
+static void put_roots_with(struct strbuf *sb, unsigned int need)
+{
+	size_t shown = 0, more = 0;
+
+	for (size_t i = 0; i < shim.policy.nroots; i++) {
+		const struct root *r = &shim.policy.roots[i];
+
+		if (!r->is_dir || (r->rights & need) != need)
+			continue;
+		if (shown == 3) {
+			more++;
+			continue;
+		}
+		sb_puts(sb, shown++ ? ", " : " ");
+		sb_puts(sb, r->path);
+	}
+	if (more)
+		sb_puts(sb, ", ...");
+	if (!shown)
+		sb_puts(sb, ": there are none");
+}
+
+static void put_rule(struct strbuf *sb, const struct op *op,
+		     const char *resolved)
+{
+	const struct root *r = closest_root(resolved);
+	char rights[4];
+
+	if (r) {
+		sb_puts(sb, r->path);
+		sb_puts(sb, " is granted ");
+		sb_puts(sb, policy_rights_str(r->rights, rights));
+		sb_puts(sb, " only");
+		return;
+	}
+	sb_puts(sb, "outside the ");
+	sb_puts(sb, op->need & RIGHT_W	 ? "writable"
+		    : op->need & RIGHT_X ? "executable"
+					 : "readable");
+	sb_puts(sb, " roots");
+	put_roots_with(sb, op->need ? op->need : RIGHT_R);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return syscall(SYS_newfstatat, AT_FDCWD, path, &st,
+		       AT_SYMLINK_NOFOLLOW) == 0;
+}
+
+/* What to grant: the path itself, or for a new file the nearest
+ * existing directory above it (a root must exist). */
+static void put_grant(struct strbuf *sb, const char *resolved)
+{
+	char dir[PATH_BUF];
+	struct strbuf d = STRBUF(dir, sizeof(dir));
+	char *slash;
+
+	if (exists(resolved)) {
+		sb_puts(sb, resolved);
+		return;
+	}
+	sb_puts(&d, resolved);
+	while ((slash = strrchr(dir, '/')) && slash != dir) {
+		*slash = '\0';
+		if (exists(dir))
+			break;
+	}
+	sb_puts(sb, slash == dir ? "/" : dir);
+}
+
+static void write_line(const struct op *op, const char *resolved,
+		       const char *rule, const char *layer)
+{
+	char line[LINE_MAX_];
+	struct strbuf sb = STRBUF(line, sizeof(line));
+
+	sb_puts(&sb, "cordon: denied ");
+	sb_puts(&sb, right_word(op->need));
+	sb_puts(&sb, " ");
+	sb_puts(&sb, op->path);
+	if (strcmp(op->path, resolved) != 0) {
+		sb_puts(&sb, " (");
+		sb_puts(&sb, resolved);
+		sb_puts(&sb, ")");
+	}
+	sb_puts(&sb, " [");
+	sb_puts(&sb, op->name);
+	sb_puts(&sb, strcmp(layer, "kernel") ? "] (" : ", by the kernel] (");
+	sb_puts(&sb, rule);
+	sb_puts(&sb, "); allow with ");
+	sb_puts(&sb, right_flag(op->need));
+	sb_puts(&sb, " ");
+	put_grant(&sb, resolved);
+	if (sb.full)
+		sb.len = sizeof(line) - 2;
+	line[sb.len++] = '\n';
+	syscall(SYS_write, 2, line, sb.len);
+}
+
+void report_denial(const struct op *op, const char *resolved,
+		   const char *layer)
+{
+	char rule[RULE_MAX];
+	struct strbuf sb = STRBUF(rule, sizeof(rule));
+
+	put_rule(&sb, op, resolved);
+	if (!shim.policy.quiet && first_time(hash(op, resolved)))
+		write_line(op, resolved, rule, layer);
+	audit_record(op, resolved, rule, layer);
+}

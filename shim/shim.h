@@ -1,0 +1,84 @@
+/*
+ * shim.h - what the parts of libcordon.so share.
+ *
+ * The shim lives inside other people's programs: nothing here may exit,
+ * abort, print through stdio, or leave errno changed on an allowed call.
+ * Everything reachable from an exec hook is async-signal-safe and
+ * allocates nothing (it may run in a vfork child).
+ */
+#ifndef CORDON_SHIM_H
+#define CORDON_SHIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "path.h"
+#include "policy.h"
+#include "snapshot.h"
+
+#define SHIM_API __attribute__((visibility("default")))
+
+/* The policy snapshot this process loaded, and what it needs to pass on. */
+struct shim_state {
+	bool active; /* a policy was loaded: hooks decide */
+	struct policy policy;
+	struct snapshot_extra extra;
+	char store[SNAPSHOT_MAX];    /* decoded strings of the policy */
+	char snapshot[SNAPSHOT_MAX]; /* "CORDON_POLICY=..." as loaded */
+	char preload[PATH_BUF + 16]; /* "LD_PRELOAD=..." as loaded */
+};
+
+extern struct shim_state shim;
+
+/* Load the policy once (the constructor, or the first hook called before
+ * it).  Safe to call from any hook; cheap after the first call. */
+void shim_init(void);
+bool shim_is_ready(void);
+
+/* Resolve @name (at @version when not NULL) in the next object. */
+void *real_sym(const char *name, const char *version);
+
+/* Per-thread reentrancy guard: false when the shim is already on this
+ * thread's stack (its own calls must reach the real functions). */
+bool guard_enter(void);
+void guard_leave(void);
+
+/* The operation a hook asks about, for the decision and the message. */
+struct op {
+	const char *name;  /* "open", "unlink", "execve": for the record */
+	unsigned int need; /* RIGHT_* */
+	int dirfd;	   /* AT_FDCWD or the *at call's dirfd */
+	const char *path;  /* as the program gave it */
+	int pflags;	   /* PATH_NOFOLLOW, PATH_EMPTY_OK */
+	bool creat;	   /* O_CREAT: W too when the path does not exist */
+};
+
+/**
+ * shim_check - decide @op against the loaded policy.  On deny, report it
+ * (one line per distinct operation and path, and an audit record).
+ * Allocates nothing; does not change errno.
+ *
+ * Return: 0 to allow, or the errno the call must fail with.
+ */
+int shim_check(const struct op *op);
+
+/**
+ * shim_check_failed - after an allowed call failed with @err: when it is
+ * EACCES or EPERM and the path now resolves outside the policy (it moved
+ * between the check and the call), report the kernel's denial.
+ */
+void shim_check_failed(const struct op *op, int err);
+
+/**
+ * report_denial - the line on stderr (unless quiet, once per operation
+ * and path in this process) and the audit record, for @op on @resolved.
+ * @layer is "shim" or "kernel" (the real call failed with EACCES/EPERM).
+ */
+void report_denial(const struct op *op, const char *resolved,
+		   const char *layer);
+
+/* The JSON Lines record of a denial, to the snapshot's log. */
+void audit_record(const struct op *op, const char *resolved,
+		  const char *rule, const char *layer);
+
+#endif

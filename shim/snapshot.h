@@ -1,0 +1,47 @@
+/*
+ * snapshot.h - the policy as one environment value, from the launcher to
+ * the shim of every process of the tree.
+ *
+ * The launcher encodes its policy once (snapshot_encode); each shim
+ * decodes it in its constructor into static storage (snapshot_decode,
+ * no malloc) and re-injects its own load-time copy on every exec, so a
+ * child that edits the variable cannot loosen what its children get.
+ *
+ * Format (version 1): fields separated by '|', each "key=value"; paths
+ * and names are percent-encoded for '|', '%', ',' and control bytes.
+ *   v=1|net=0|con=80,443|bnd=0|env=0|names=FOO,BAR*|q=0|log=/run/x.sock
+ *   |root=rwx,d,u,/usr  (rights, d(ir)/f(ile), u(ser)/d(efault), path)
+ */
+#ifndef CORDON_SNAPSHOT_H
+#define CORDON_SNAPSHOT_H
+
+#include <stddef.h>
+
+#include "policy.h"
+
+#define SNAPSHOT_VAR "CORDON_POLICY"
+#define SNAPSHOT_MAX 65536 /* bytes of an encoded snapshot, NUL included */
+
+/* What travels with the policy but is not part of the decision. */
+struct snapshot_extra {
+	char *log; /* where audit records go (a socket or a file) */
+};
+
+/**
+ * snapshot_encode - write @p and @x as a snapshot value into @buf.
+ * Return: the length, or -ENAMETOOLONG when @len is too small.
+ */
+int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
+		    char *buf, size_t len);
+
+/**
+ * snapshot_decode - parse @value into @p and @x.  Strings are decoded
+ * into @store (@len bytes) and @p, @x point into it; nothing is
+ * allocated, so policy_free() must not be called on @p.
+ * Return: 0, or -EINVAL (malformed, unknown version), -E2BIG (too many
+ * roots, ports or names), -ENAMETOOLONG (@store too small).
+ */
+int snapshot_decode(const char *value, struct policy *p,
+		    struct snapshot_extra *x, char *store, size_t len);
+
+#endif

@@ -1,0 +1,17 @@
+/*
+ * standalone.h - the shim without the launcher: LD_PRELOAD=libcordon.so
+ * with the policy given in documented environment variables.
+ */
+#ifndef CORDON_STANDALONE_H
+#define CORDON_STANDALONE_H
+
+/**
+ * standalone_load - build shim.policy from CORDON_READ, CORDON_WRITE,
+ * CORDON_EXEC, CORDON_NET, CORDON_ENV, CORDON_LOG, CORDON_QUIET; encode
+ * the snapshot children get; scrub environ; apply Landlock where the
+ * kernel has it.  Called by shim_init() when CORDON_POLICY is absent.
+ * Return: 0 when a policy was loaded, -ENOENT when none was given.
+ */
+__attribute__((weak)) int standalone_load(void);
+
+#endif
