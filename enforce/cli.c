@@ -36,6 +36,11 @@ const char cli_usage[] =
 	"  -e, --env NAME        pass NAME (or every NAME* for a trailing *)\n"
 	"  -e, --env NAME=VALUE  set NAME to VALUE\n"
 	"      --inherit-env     pass the whole environment\n"
+	"Reports:\n"
+	"      --log FILE        append the audit records of denials to FILE\n"
+	"                        (default: ~/.local/state/cordon/audit.jsonl)\n"
+	"      --no-shim         enforce with the kernel only: no preloaded\n"
+	"                        libcordon.so, no per-denial explanations\n"
 	"Behaviour:\n"
 	"      --best-effort     run even where the kernel cannot enforce the\n"
 	"                        whole policy, saying what is not enforced\n"
@@ -78,6 +83,8 @@ enum {
 	OPT_INHERIT_ENV,
 	OPT_BEST_EFFORT,
 	OPT_JSON,
+	OPT_LOG,
+	OPT_NO_SHIM,
 };
 
 static const struct option options[] = {
@@ -94,6 +101,8 @@ static const struct option options[] = {
 	{ "best-effort", no_argument, NULL, OPT_BEST_EFFORT },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "log", required_argument, NULL, OPT_LOG },
+	{ "no-shim", no_argument, NULL, OPT_NO_SHIM },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -282,6 +291,14 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		return 0;
 	case OPT_JSON:
 		c->json = true;
+		return 0;
+	case OPT_LOG:
+		if (*arg == '\0')
+			return fail(err, errlen, "--log: the path is empty");
+		c->log = arg;
+		return 0;
+	case OPT_NO_SHIM:
+		c->no_shim = true;
 		return 0;
 	case 'h':
 		c->cmd = CMD_HELP;

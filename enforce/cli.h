@@ -34,6 +34,8 @@ struct cli {
 	enum cli_mode mode;
 	bool no_defaults;
 	bool json;
+	bool no_shim;	 /* the kernel layer only: no preloaded shim */
+	const char *log; /* --log FILE, or NULL for the default */
 	struct root_req reqs[POLICY_MAX_ROOTS];
 	size_t nreqs;
 	struct policy policy; /* net, env and flags; roots come later */

@@ -120,7 +120,7 @@ static int add_path_rule(int ruleset, const struct root *r, int abi, char *err,
 			 strerror(errno));
 		return ret;
 	}
-	if (fstat(fd, &st) < 0) {
+	if (syscall(SYS_fstat, fd, &st) < 0) { /* no fstat@GLIBC_2.33 */
 		ret = -errno;
 		snprintf(err, errlen, "cannot stat root '%s': %s", r->path,
 			 strerror(errno));

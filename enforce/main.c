@@ -17,6 +17,9 @@
 #include "landlock.h"
 #include "probe.h"
 #include "roots.h"
+#include "shimenv.h"
+#include "snapshot.h"
+#include "supervise.h"
 #include "sysfilter.h"
 #include "spawn.h"
 
@@ -89,7 +92,8 @@ static void note_advisory(const struct feature_set *fs)
 	}
 }
 
-static char **scrubbed_env(const struct policy *p)
+/* The command's environment, with room for the shim's two variables. */
+static char **scrubbed_env(const struct policy *p, size_t *cap)
 {
 	extern char **environ;
 	size_t n = 0;
@@ -97,10 +101,11 @@ static char **scrubbed_env(const struct policy *p)
 
 	while (environ[n])
 		n++;
-	n += p->nenv_sets + 1;
+	n += p->nenv_sets + 3;
 	out = calloc(n, sizeof(*out));
 	if (!out || env_filter(p, environ, out, n) < 0)
 		return NULL;
+	*cap = n;
 	return (char **)out;
 }
 
@@ -143,12 +148,82 @@ static int enforce(const struct policy *p, const struct feature_set *fs,
 	return ret;
 }
 
+/* The shim: grant its file, preload it, bind the report socket. */
+static int prepare_shim(struct cli *c, char **envp, size_t cap,
+			struct supervisor *sup)
+{
+	struct policy *p = &c->policy;
+	struct snapshot_extra x = { .log = NULL };
+	char lib[PATH_BUF], log[sizeof(sup->sockpath) + 8], err[PATH_BUF + 256];
+	static char snap[SNAPSHOT_MAX];
+	int ret;
+
+	if (shimenv_locate(lib)) {
+		fprintf(stderr, "cordon: cannot find libcordon.so next to "
+				"cordon or in ../lib/cordon\n"
+				"hint: --no-shim runs with the kernel layer "
+				"only\n");
+		return -ENOENT;
+	}
+	ret = policy_add_root(p, lib, RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, false);
+	if (!ret)
+		ret = supervise_prepare(sup, c->log, err, sizeof(err));
+	if (ret == -ENOMEM || ret == -E2BIG)
+		snprintf(err, sizeof(err), "cannot grant '%s': %s", lib,
+			 strerror(-ret));
+	if (!ret) {
+		snprintf(log, sizeof(log), "unix:%s", sup->sockpath);
+		x.log = log;
+		ret = snapshot_encode(p, &x, snap, sizeof(snap));
+		if (ret < 0)
+			snprintf(err, sizeof(err),
+				 "the policy is too large "
+				 "to pass to the shim");
+	}
+	if (ret >= 0)
+		ret = shimenv_apply(envp, cap, lib, snap);
+	if (ret < 0) {
+		cli_oneline(err);
+		fprintf(stderr, "cordon: %s\n", err);
+	}
+	return ret < 0 ? ret : 0;
+}
+
+/* Fork: the child enters the sandbox and execs, the parent keeps the
+ * reports outside it. */
+static int run_supervised(struct cli *c, char **envp,
+			  const struct feature_set *fs, int abi,
+			  struct supervisor *sup)
+{
+	pid_t pid;
+	int status;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "cordon: cannot fork: %s\n", strerror(errno));
+		return EXIT_CORDON;
+	}
+	if (pid == 0) {
+		if (enforce(&c->policy, fs, abi))
+			_exit(EXIT_CORDON);
+		_exit(spawn_exec(c->argv, envp, &c->policy));
+	}
+	status = supervise_wait(sup, pid);
+	if (!c->policy.quiet)
+		supervise_summary(sup);
+	supervise_close(sup);
+	return status;
+}
+
 static int run(struct cli *c)
 {
 	struct policy *p = &c->policy;
 	struct feature_set fs = { .n = 0 };
+	static struct supervisor sup;
 	char err[512 + PATH_BUF];
 	char **envp;
+	size_t cap;
 	int abi;
 
 	if (roots_build(c, p, err, sizeof(err))) {
@@ -170,15 +245,20 @@ static int run(struct cli *c)
 		note_advisory(&fs);
 		warn_workspace(p);
 	}
-	envp = scrubbed_env(p);
+	envp = scrubbed_env(p, &cap);
 	if (!envp) {
 		fprintf(stderr, "cordon: cannot build the environment: %s\n",
 			strerror(ENOMEM));
 		return EXIT_CORDON;
 	}
-	if (enforce(p, &fs, abi))
+	if (c->no_shim) {
+		if (enforce(p, &fs, abi))
+			return EXIT_CORDON;
+		return spawn_exec(c->argv, envp, p);
+	}
+	if (prepare_shim(c, envp, cap, &sup))
 		return EXIT_CORDON;
-	return spawn_exec(c->argv, envp, p);
+	return run_supervised(c, envp, &fs, abi, &sup);
 }
 
 int main(int argc, char **argv)

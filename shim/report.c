@@ -23,8 +23,8 @@
 #include "strbuf.h"
 
 #define SEEN_SLOTS 1024
-#define LINE_MAX_ 4096
-#define RULE_MAX 1024
+#define LINE_MAX_  4096
+#define RULE_MAX   1024
 
 static unsigned long seen[SEEN_SLOTS];
 static long seen_pid;
@@ -99,21 +99,47 @@ static const struct root *closest_root(const char *path)
 	return best;
 }
 
+/* Is @r worth naming in a message?  Devices and pseudo-filesystems are
+ * defaults nobody asks about; a root inside one already named is noise. */
+static bool worth_naming(const struct root *r, unsigned int need, bool user)
+{
+	static const char *const quiet[] = { "/dev", "/proc", "/sys", NULL };
+
+	if (!r->is_dir || (r->rights & need) != need ||
+	    (r->origin == ORIGIN_USER) != user)
+		return false;
+	for (size_t i = 0; quiet[i]; i++)
+		if (path_is_within(r->path, quiet[i]))
+			return false;
+	for (size_t i = 0; i < shim.policy.nroots; i++) {
+		const struct root *o = &shim.policy.roots[i];
+
+		if (o != r && o->is_dir && (o->rights & need) == need &&
+		    strcmp(o->path, r->path) != 0 &&
+		    path_is_within(r->path, o->path))
+			return false;
+	}
+	return true;
+}
+
+/* The roots granting @need: the user's first, at most three. */
 static void put_roots_with(struct strbuf *sb, unsigned int need)
 {
 	size_t shown = 0, more = 0;
 
-	for (size_t i = 0; i < shim.policy.nroots; i++) {
-		const struct root *r = &shim.policy.roots[i];
+	for (int user = 1; user >= 0; user--) {
+		for (size_t i = 0; i < shim.policy.nroots; i++) {
+			const struct root *r = &shim.policy.roots[i];
 
-		if (!r->is_dir || (r->rights & need) != need)
-			continue;
-		if (shown == 3) {
-			more++;
-			continue;
+			if (!worth_naming(r, need, user))
+				continue;
+			if (shown == 3) {
+				more++;
+				continue;
+			}
+			sb_puts(sb, shown++ ? ", " : " ");
+			sb_puts(sb, r->path);
 		}
-		sb_puts(sb, shown++ ? ", " : " ");
-		sb_puts(sb, r->path);
 	}
 	if (more)
 		sb_puts(sb, ", ...");
@@ -200,8 +226,7 @@ static void write_line(const struct op *op, const char *resolved,
 	syscall(SYS_write, 2, line, sb.len);
 }
 
-void report_denial(const struct op *op, const char *resolved,
-		   const char *layer)
+void report_denial(const struct op *op, const char *resolved, const char *layer)
 {
 	char rule[RULE_MAX];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));

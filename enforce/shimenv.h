@@ -1,0 +1,28 @@
+/*
+ * shimenv.h - how the launcher preloads libcordon.so into the command.
+ */
+#ifndef CORDON_SHIMENV_H
+#define CORDON_SHIMENV_H
+
+#include <stddef.h>
+
+#include "path.h"
+#include "policy.h"
+
+/**
+ * shimenv_locate - find libcordon.so next to the running cordon (the
+ * build tree) or in ../lib/cordon (an installed PREFIX).
+ * Return: 0, or -ENOENT with @out holding the last place looked at.
+ */
+int shimenv_locate(char out[PATH_BUF]);
+
+/**
+ * shimenv_apply - add LD_PRELOAD (libcordon.so @lib first, then any
+ * preload the command's environment already had) and the policy
+ * snapshot to @envp, which has room for @cap entries with the NULL.
+ * Return: 0, -ENOMEM, or -E2BIG.
+ */
+int shimenv_apply(char **envp, size_t cap, const char *lib,
+		  const char *snapshot);
+
+#endif
