@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,6 +65,7 @@ static void program(char out[PATH_BUF])
 static void send_unix(const char *path, const char *rec, size_t len)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct timeval timeout = { .tv_sec = 2 };
 	long fd;
 
 	if (strlen(path) >= sizeof(sa.sun_path))
@@ -72,7 +74,13 @@ static void send_unix(const char *path, const char *rec, size_t len)
 	fd = syscall(SYS_socket, AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return;
-	syscall(SYS_sendto, fd, rec, len, MSG_DONTWAIT, &sa, sizeof(sa));
+	/* Wait while the launcher's queue is full (a burst of denials),
+	 * but never hang the program on a launcher that stopped reading. */
+	syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_SNDTIMEO, &timeout,
+		sizeof(timeout));
+	while (syscall(SYS_sendto, fd, rec, len, 0, &sa, sizeof(sa)) < 0 &&
+	       errno == EINTR)
+		;
 	syscall(SYS_close, fd);
 }
 
