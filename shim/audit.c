@@ -95,8 +95,8 @@ static void append_file(const char *path, const char *rec, size_t len)
 	syscall(SYS_close, fd);
 }
 
-void audit_record(const struct op *op, const char *resolved,
-		  const char *rule, const char *layer)
+void audit_record(const struct op *op, const char *resolved, const char *rule,
+		  const char *layer)
 {
 	const char *log = shim.extra.log;
 	char rec[RECORD_MAX], exe[PATH_BUF];

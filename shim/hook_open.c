@@ -132,45 +132,45 @@ static int opened(const struct op *op, int fd, int saved)
 	return fd;
 }
 
-#define OPEN_HOOK(name)                                                    \
-	SHIM_API int name(const char *path, int flags, ...)                \
-	{                                                                  \
-		struct op op = open_op(#name, AT_FDCWD, path, flags);      \
-		mode_t mode = 0;                                           \
-		int saved = errno;                                         \
-		if (has_mode(flags)) {                                     \
-			va_list ap;                                        \
-			va_start(ap, flags);                               \
-			mode = va_arg(ap, mode_t);                         \
-			va_end(ap);                                        \
-		}                                                          \
-		if (deny_open(&op))                                        \
-			return -1;                                         \
-		if (!real_##name)                                          \
-			return (int)syscall(SYS_openat, AT_FDCWD, path,    \
-					    flags, mode);                  \
-		return opened(&op, real_##name(path, flags, mode), saved); \
+#define OPEN_HOOK(name)                                                        \
+	SHIM_API int name(const char *path, int flags, ...)                    \
+	{                                                                      \
+		struct op op = open_op(#name, AT_FDCWD, path, flags);          \
+		mode_t mode = 0;                                               \
+		int saved = errno;                                             \
+		if (has_mode(flags)) {                                         \
+			va_list ap;                                            \
+			va_start(ap, flags);                                   \
+			mode = va_arg(ap, mode_t);                             \
+			va_end(ap);                                            \
+		}                                                              \
+		if (deny_open(&op))                                            \
+			return -1;                                             \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_openat, AT_FDCWD, path, flags, \
+					    mode);                             \
+		return opened(&op, real_##name(path, flags, mode), saved);     \
 	}
 
-#define OPENAT_HOOK(name)                                                  \
-	SHIM_API int name(int dirfd, const char *path, int flags, ...)     \
-	{                                                                  \
-		struct op op = open_op(#name, dirfd, path, flags);         \
-		mode_t mode = 0;                                           \
-		int saved = errno;                                         \
-		if (has_mode(flags)) {                                     \
-			va_list ap;                                        \
-			va_start(ap, flags);                               \
-			mode = va_arg(ap, mode_t);                         \
-			va_end(ap);                                        \
-		}                                                          \
-		if (deny_open(&op))                                        \
-			return -1;                                         \
-		if (!real_##name)                                          \
-			return (int)syscall(SYS_openat, dirfd, path, flags,\
-					    mode);                         \
-		return opened(&op, real_##name(dirfd, path, flags, mode),  \
-			      saved);                                      \
+#define OPENAT_HOOK(name)                                                      \
+	SHIM_API int name(int dirfd, const char *path, int flags, ...)         \
+	{                                                                      \
+		struct op op = open_op(#name, dirfd, path, flags);             \
+		mode_t mode = 0;                                               \
+		int saved = errno;                                             \
+		if (has_mode(flags)) {                                         \
+			va_list ap;                                            \
+			va_start(ap, flags);                                   \
+			mode = va_arg(ap, mode_t);                             \
+			va_end(ap);                                            \
+		}                                                              \
+		if (deny_open(&op))                                            \
+			return -1;                                             \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_openat, dirfd, path, flags,    \
+					    mode);                             \
+		return opened(&op, real_##name(dirfd, path, flags, mode),      \
+			      saved);                                          \
 	}
 
 OPEN_HOOK(open)
@@ -182,30 +182,30 @@ OPENAT_HOOK(openat64)
 
 /* The fortified names take no mode: glibc aborts on O_CREAT with them,
  * and the real function keeps doing so. */
-#define OPEN2_HOOK(name)                                                   \
-	SHIM_API int name(const char *path, int flags)                     \
-	{                                                                  \
-		struct op op = open_op(#name, AT_FDCWD, path, flags);      \
-		int saved = errno;                                         \
-		if (deny_open(&op))                                        \
-			return -1;                                         \
-		if (!real_##name)                                          \
-			return (int)syscall(SYS_openat, AT_FDCWD, path,    \
-					    flags, 0);                     \
-		return opened(&op, real_##name(path, flags), saved);       \
+#define OPEN2_HOOK(name)                                                       \
+	SHIM_API int name(const char *path, int flags)                         \
+	{                                                                      \
+		struct op op = open_op(#name, AT_FDCWD, path, flags);          \
+		int saved = errno;                                             \
+		if (deny_open(&op))                                            \
+			return -1;                                             \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_openat, AT_FDCWD, path, flags, \
+					    0);                                \
+		return opened(&op, real_##name(path, flags), saved);           \
 	}
 
-#define OPENAT2_HOOK(name)                                                 \
-	SHIM_API int name(int dirfd, const char *path, int flags)          \
-	{                                                                  \
-		struct op op = open_op(#name, dirfd, path, flags);         \
-		int saved = errno;                                         \
-		if (deny_open(&op))                                        \
-			return -1;                                         \
-		if (!real_##name)                                          \
-			return (int)syscall(SYS_openat, dirfd, path, flags,\
-					    0);                            \
-		return opened(&op, real_##name(dirfd, path, flags), saved);\
+#define OPENAT2_HOOK(name)                                                     \
+	SHIM_API int name(int dirfd, const char *path, int flags)              \
+	{                                                                      \
+		struct op op = open_op(#name, dirfd, path, flags);             \
+		int saved = errno;                                             \
+		if (deny_open(&op))                                            \
+			return -1;                                             \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_openat, dirfd, path, flags,    \
+					    0);                                \
+		return opened(&op, real_##name(dirfd, path, flags), saved);    \
 	}
 
 OPEN2_HOOK(__open_2)
@@ -213,66 +213,66 @@ OPEN2_HOOK(__open64_2)
 OPENAT2_HOOK(__openat_2)
 OPENAT2_HOOK(__openat64_2)
 
-#define CREAT_HOOK(name)                                                   \
-	SHIM_API int name(const char *path, mode_t mode)                   \
-	{                                                                  \
-		struct op op = open_op(#name, AT_FDCWD, path,              \
-				       O_WRONLY | O_CREAT | O_TRUNC);      \
-		int saved = errno;                                         \
-		if (deny_open(&op))                                        \
-			return -1;                                         \
-		if (!real_##name)                                          \
-			return (int)syscall(SYS_creat, path, mode);        \
-		return opened(&op, real_##name(path, mode), saved);        \
+#define CREAT_HOOK(name)                                                       \
+	SHIM_API int name(const char *path, mode_t mode)                       \
+	{                                                                      \
+		struct op op = open_op(#name, AT_FDCWD, path,                  \
+				       O_WRONLY | O_CREAT | O_TRUNC);          \
+		int saved = errno;                                             \
+		if (deny_open(&op))                                            \
+			return -1;                                             \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_creat, path, mode);            \
+		return opened(&op, real_##name(path, mode), saved);            \
 	}
 
 CREAT_HOOK(creat)
 CREAT_HOOK(creat64)
 
-#define FOPEN_HOOK(name)                                                   \
-	SHIM_API FILE *name(const char *path, const char *mode)            \
-	{                                                                  \
-		struct op op = open_op(#name, AT_FDCWD, path,              \
-				       path && mode ? fopen_flags(mode) : 0);\
-		int saved = errno;                                         \
-		FILE *f;                                                   \
-		if (deny_open(&op))                                        \
-			return NULL;                                       \
-		if (!real_##name) {                                        \
-			errno = ENOSYS;                                    \
-			return NULL;                                       \
-		}                                                          \
-		f = real_##name(path, mode);                               \
-		if (!f)                                                    \
-			hook_failed(&op, errno);                           \
-		else                                                       \
-			errno = saved;                                     \
-		return f;                                                  \
+#define FOPEN_HOOK(name)                                                       \
+	SHIM_API FILE *name(const char *path, const char *mode)                \
+	{                                                                      \
+		struct op op = open_op(#name, AT_FDCWD, path,                  \
+				       path && mode ? fopen_flags(mode) : 0);  \
+		int saved = errno;                                             \
+		FILE *f;                                                       \
+		if (deny_open(&op))                                            \
+			return NULL;                                           \
+		if (!real_##name) {                                            \
+			errno = ENOSYS;                                        \
+			return NULL;                                           \
+		}                                                              \
+		f = real_##name(path, mode);                                   \
+		if (!f)                                                        \
+			hook_failed(&op, errno);                               \
+		else                                                           \
+			errno = saved;                                         \
+		return f;                                                      \
 	}
 
 FOPEN_HOOK(fopen)
 FOPEN_HOOK(fopen64)
 
 /* freopen(NULL, mode, f) changes the mode of f's own file: no path. */
-#define FREOPEN_HOOK(name)                                                 \
-	SHIM_API FILE *name(const char *path, const char *mode, FILE *f)   \
-	{                                                                  \
-		struct op op = open_op(#name, AT_FDCWD, path,              \
-				       path && mode ? fopen_flags(mode) : 0);\
-		int saved = errno;                                         \
-		FILE *r;                                                   \
-		if (path && deny_open(&op))                                \
-			return NULL;                                       \
-		if (!real_##name) {                                        \
-			errno = ENOSYS;                                    \
-			return NULL;                                       \
-		}                                                          \
-		r = real_##name(path, mode, f);                            \
-		if (!r)                                                    \
-			hook_failed(&op, errno);                           \
-		else                                                       \
-			errno = saved;                                     \
-		return r;                                                  \
+#define FREOPEN_HOOK(name)                                                     \
+	SHIM_API FILE *name(const char *path, const char *mode, FILE *f)       \
+	{                                                                      \
+		struct op op = open_op(#name, AT_FDCWD, path,                  \
+				       path && mode ? fopen_flags(mode) : 0);  \
+		int saved = errno;                                             \
+		FILE *r;                                                       \
+		if (path && deny_open(&op))                                    \
+			return NULL;                                           \
+		if (!real_##name) {                                            \
+			errno = ENOSYS;                                        \
+			return NULL;                                           \
+		}                                                              \
+		r = real_##name(path, mode, f);                                \
+		if (!r)                                                        \
+			hook_failed(&op, errno);                               \
+		else                                                           \
+			errno = saved;                                         \
+		return r;                                                      \
 	}
 
 FREOPEN_HOOK(freopen)
@@ -298,22 +298,22 @@ SHIM_API DIR *opendir(const char *path)
 	return d;
 }
 
-#define TRUNCATE_HOOK(name)                                                \
-	SHIM_API int name(const char *path, off_t len)                     \
-	{                                                                  \
-		struct op op = OP(#name, RIGHT_W, AT_FDCWD, path, 0);      \
-		int saved = errno;                                         \
-		int ret;                                                   \
-		if (deny_open(&op))                                        \
-			return -1;                                         \
-		if (!real_##name)                                          \
-			return (int)syscall(SYS_truncate, path, len);      \
-		ret = real_##name(path, len);                              \
-		if (ret < 0)                                               \
-			hook_failed(&op, errno);                           \
-		else                                                       \
-			errno = saved;                                     \
-		return ret;                                                \
+#define TRUNCATE_HOOK(name)                                                    \
+	SHIM_API int name(const char *path, off_t len)                         \
+	{                                                                      \
+		struct op op = OP(#name, RIGHT_W, AT_FDCWD, path, 0);          \
+		int saved = errno;                                             \
+		int ret;                                                       \
+		if (deny_open(&op))                                            \
+			return -1;                                             \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_truncate, path, len);          \
+		ret = real_##name(path, len);                                  \
+		if (ret < 0)                                                   \
+			hook_failed(&op, errno);                               \
+		else                                                           \
+			errno = saved;                                         \
+		return ret;                                                    \
 	}
 
 TRUNCATE_HOOK(truncate)

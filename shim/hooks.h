@@ -25,8 +25,9 @@ HOOK_FAMILY void hooks_exec_resolve(void);
 HOOK_FAMILY void hooks_net_resolve(void);
 
 /* Resolve real_<name> with dlsym; the pointer stays NULL when absent. */
-#define RESOLVE(name) (real_##name = (__typeof__(real_##name))real_sym(#name, NULL))
-#define RESOLVE_V(name, ver)                                                \
+#define RESOLVE(name)                                                          \
+	(real_##name = (__typeof__(real_##name))real_sym(#name, NULL))
+#define RESOLVE_V(name, ver)                                                   \
 	(real_##name = (__typeof__(real_##name))real_sym(#name, ver))
 
 /**
@@ -57,11 +58,11 @@ static inline void hook_failed(const struct op *op, int err)
 	guard_leave();
 }
 
-#define OP(n, need_, dirfd_, path_, pflags_)                                \
-	((struct op){ .name = (n),                                          \
-		      .need = (need_),                                      \
-		      .dirfd = (dirfd_),                                    \
-		      .path = (path_),                                      \
+#define OP(n, need_, dirfd_, path_, pflags_)                                   \
+	((struct op){ .name = (n),                                             \
+		      .need = (need_),                                         \
+		      .dirfd = (dirfd_),                                       \
+		      .path = (path_),                                         \
 		      .pflags = (pflags_) })
 
 #endif

@@ -115,7 +115,7 @@ void shim_init(void)
 }
 
 __attribute__((constructor)) static void shim_ctor(int argc, char **argv,
-						     char **envp)
+						   char **envp)
 {
 	(void)argc;
 	(void)argv;

@@ -78,7 +78,7 @@ void report_denial(const struct op *op, const char *resolved,
 		   const char *layer);
 
 /* The JSON Lines record of a denial, to the snapshot's log. */
-void audit_record(const struct op *op, const char *resolved,
-		  const char *rule, const char *layer);
+void audit_record(const struct op *op, const char *resolved, const char *rule,
+		  const char *layer);
 
 #endif

@@ -223,8 +223,7 @@ static bool key(struct in *in, const char *k)
 	return true;
 }
 
-static int take_field(struct in *in, struct policy *p,
-		      struct snapshot_extra *x)
+static int take_field(struct in *in, struct policy *p, struct snapshot_extra *x)
 {
 	unsigned long v = 0;
 	int ret;

@@ -40,10 +40,10 @@ void sb_uint(struct strbuf *sb, unsigned long v)
 /* Length of the valid UTF-8 sequence at @s, or 0. */
 static size_t utf8_len(const unsigned char *s)
 {
-	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
-		   : s[0] >= 0xe0		? 3
+	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4	 ? 4
+		   : s[0] >= 0xe0		 ? 3
 		   : s[0] >= 0xc2 && s[0] < 0xe0 ? 2
-						: 0;
+						 : 0;
 
 	for (size_t i = 1; i < n; i++)
 		if ((s[i] & 0xc0) != 0x80)
@@ -58,8 +58,7 @@ void sb_json(struct strbuf *sb, const char *s)
 
 	while (*p) {
 		size_t n = *p < 0x80 ? 1 : utf8_len(p);
-		char e[6] = { '\\', 'u', '0', '0', hex[*p >> 4],
-			      hex[*p & 15] };
+		char e[6] = { '\\', 'u', '0', '0', hex[*p >> 4], hex[*p & 15] };
 
 		if (*p == '"' || *p == '\\') {
 			sb_put(sb, "\\", 1);
