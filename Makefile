@@ -100,6 +100,8 @@ $(B)/tests/%: tests/unit/%.c $(B)/libcore.a
 		-o $@ $< $(B)/libcore.a $(LIBS) -lcriterion
 
 # Test helpers are small programs run inside and outside the sandbox.
+$(B)/helpers/ffidrive: LIBS += -lffi -ldl
+$(B)/helpers/pit_%: LIBS += -lpthread -ldl
 $(B)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
