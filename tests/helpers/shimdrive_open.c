@@ -6,13 +6,14 @@
  *   shimdrive_open errno PATH         open PATH read-only after setting
  *                                     errno to 1234; prints errno after
  *   shimdrive_open fopen PATH MODE    fopen; prints "ok" or the errno name
- *   shimdrive_open openat DIR NAME    openat(dirfd(DIR), NAME, O_RDONLY)
+ *   shimdrive_open openat DIR NAME    openat(an fd of DIR, NAME, 0)
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static int tmpfile_mode(const char *dir, const char *name)
@@ -54,9 +55,12 @@ static int do_fopen(const char *path, const char *mode)
 	return f ? 0 : 1;
 }
 
+/* The directory fd comes from a raw syscall, as if inherited: only the
+ * openat relative to it is the shim's to judge. */
 static int do_openat(const char *dir, const char *name)
 {
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+	int dfd = (int)syscall(SYS_openat, AT_FDCWD, dir,
+			       O_RDONLY | O_DIRECTORY);
 	int fd = openat(dfd, name, O_RDONLY);
 
 	printf("%s\n", fd >= 0 ? "ok" : strerrorname_np(errno));
