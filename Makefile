@@ -47,7 +47,7 @@ SHIM_OBJS = $(patsubst %.c,$(B)/pic/%.o,$(SHIM_SRCS))
 SHIM_CFLAGS = -fPIC -fvisibility=hidden -ftls-model=initial-exec \
 	-U_FORTIFY_SOURCE -fno-stack-protector -include shim/baseline.h
 SHIM_LDFLAGS = -shared -Wl,-z,defs -Wl,-z,initfirst -Wl,-z,now \
-	-Wl,--version-script=$(B)/shim.map
+	-Wl,--version-script=shim/shim.map
 EXPORT_LISTS = $(wildcard shim/exports/*.list)
 
 UNIT_SRCS = $(wildcard tests/unit/test_*.c)
@@ -74,13 +74,7 @@ $(B)/pic/%.o: %.c
 	@echo "  CC [M]  $<"
 	$(Q)$(CC) $(CPPFLAGS) $(SHIM_BASE_CFLAGS) $(SHIM_CFLAGS) -c -o $@ $<
 
-# The version script: the names of every family, nothing else.
-$(B)/shim.map: $(EXPORT_LISTS)
-	@mkdir -p $(dir $@)
-	$(Q){ echo '{ global:'; cat $(EXPORT_LISTS) | tr ' ' '\n' | \
-		grep -v '^$$' | sed 's/$$/;/'; echo 'local: *; };'; } > $@
-
-$(B)/libcordon.so: $(SHIM_OBJS) $(B)/shim.map
+$(B)/libcordon.so: $(SHIM_OBJS) shim/shim.map
 	@echo "  LD [M]  $@"
 	$(Q)$(CC) $(SHIM_LDFLAGS) -o $@ $(SHIM_OBJS)
 

@@ -111,11 +111,15 @@ void audit_record(const struct op *op, const char *resolved, const char *rule,
 	put_number(&sb, "ppid", (unsigned long)syscall(SYS_getppid));
 	put_field(&sb, "program", exe);
 	put_field(&sb, "operation", op->name);
-	put_field(&sb, "path", op->path);
-	put_field(&sb, "resolved", resolved);
-	put_field(&sb, "verdict", "deny");
+	if (op->dest) {
+		put_field(&sb, "destination", op->dest);
+	} else {
+		put_field(&sb, "path", op->path);
+		put_field(&sb, "resolved", resolved);
+		put_number(&sb, "need", op->need);
+	}
+	put_field(&sb, "verdict", op->verdict ? op->verdict : "deny");
 	put_field(&sb, "rule", rule);
-	put_number(&sb, "need", op->need);
 	put_field(&sb, "layer", layer);
 	sb_puts(&sb, "}\n");
 	if (!sb.full && strncmp(log, "unix:", 5) == 0)

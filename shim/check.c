@@ -56,8 +56,9 @@ static bool has_dotdot(const char *path)
 /*
  * The fast path: a path without ".." that lies lexically inside a root
  * granting the right is allowed without walking it.  A symlink on the
- * way could point outside, but the shim is not the boundary: the kernel
- * then refuses, and hook_failed() resolves fully and reports it.  A
+ * way could point outside, but where Landlock has a rule for the access
+ * the kernel then refuses, and hook_failed() resolves fully and reports
+ * it.  Where it has none (stat, chmod, ...) the fast path is not taken.  A
  * denial, by contrast, is only ever decided on the full resolution.
  */
 static bool allowed_lexically(const struct op *op)
@@ -65,8 +66,8 @@ static bool allowed_lexically(const struct op *op)
 	char abs[PATH_BUF];
 	size_t n = 0;
 
-	if (has_dotdot(op->path) || (op->path[0] != '/' &&
-				     op->dirfd != AT_FDCWD))
+	if (has_dotdot(op->path) ||
+	    (op->path[0] != '/' && op->dirfd != AT_FDCWD))
 		return false;
 	if (op->path[0] != '/') {
 		if (syscall(SYS_getcwd, abs, sizeof(abs)) < 0)
@@ -88,7 +89,9 @@ int shim_check(const struct op *op)
 
 	if (!shim.active || !op->path || !op->path[0])
 		return 0;
-	if (allowed_lexically(op))
+	/* Visibility (need 0) and metadata have no kernel rule behind
+	 * them: a symlink in the workspace must not lead the shim out. */
+	if (op->need && !op->shim_only && allowed_lexically(op))
 		goto out;
 	if (resolve(op, resolved) && !is_allowed(op, resolved)) {
 		report_denial(op, resolved, "shim");

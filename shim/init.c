@@ -66,7 +66,7 @@ static void load_policy(char **envp)
 	const char *v = env_get(envp, SNAPSHOT_VAR);
 
 	if (!v) {
-		shim.active = standalone_load && standalone_load() == 0;
+		shim.active = standalone_load(envp) == 0;
 		return;
 	}
 	if (snapshot_decode(v, &shim.policy, &shim.extra, shim.store,

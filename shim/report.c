@@ -26,16 +26,20 @@
 #define LINE_MAX_  4096
 #define RULE_MAX   1024
 
+/* Keys carry the pid, so a child (even a vfork child, which shares this
+ * table with its parent) has lines of its own and nothing is cleared. */
 static unsigned long seen[SEEN_SLOTS];
-static long seen_pid;
 
-static unsigned long hash(const struct op *op, const char *resolved)
+static unsigned long hash(const char *name, unsigned int need, const char *key)
 {
-	unsigned long h = 14695981039346656037UL ^ op->need;
+	unsigned long h = 14695981039346656037UL ^ need;
 
-	for (const char *s = op->name; *s; s++)
+	h = (h ^ (unsigned long)syscall(SYS_getpid)) * 1099511628211UL;
+
+	for (const char *s = name; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211UL;
-	for (const char *s = resolved; *s; s++)
+	h = (h ^ ' ') * 1099511628211UL;
+	for (const char *s = key; *s; s++)
 		h = (h ^ (unsigned char)*s) * 1099511628211UL;
 	return h | 1; /* 0 marks a free slot */
 }
@@ -43,13 +47,6 @@ static unsigned long hash(const struct op *op, const char *resolved)
 /* True the first time this process reports @h; lock-free. */
 static bool first_time(unsigned long h)
 {
-	long pid = syscall(SYS_getpid);
-
-	if (__atomic_load_n(&seen_pid, __ATOMIC_ACQUIRE) != pid) {
-		/* A forked child: its own process, its own lines. */
-		memset(seen, 0, sizeof(seen));
-		__atomic_store_n(&seen_pid, pid, __ATOMIC_RELEASE);
-	}
 	for (size_t i = 0; i < SEEN_SLOTS; i++) {
 		unsigned long *slot = &seen[(h + i) % SEEN_SLOTS];
 		unsigned long cur = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
@@ -226,13 +223,18 @@ static void write_line(const struct op *op, const char *resolved,
 	syscall(SYS_write, 2, line, sb.len);
 }
 
+bool report_first_time(const char *name, unsigned int need, const char *key)
+{
+	return !shim.policy.quiet && first_time(hash(name, need, key));
+}
+
 void report_denial(const struct op *op, const char *resolved, const char *layer)
 {
 	char rule[RULE_MAX];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
 
 	put_rule(&sb, op, resolved);
-	if (!shim.policy.quiet && first_time(hash(op, resolved)))
+	if (report_first_time(op->name, op->need, resolved))
 		write_line(op, resolved, rule, layer);
 	audit_record(op, resolved, rule, layer);
 }

@@ -51,6 +51,9 @@ struct op {
 	const char *path;  /* as the program gave it */
 	int pflags;	   /* PATH_NOFOLLOW, PATH_EMPTY_OK */
 	bool creat;	   /* O_CREAT: W too when the path does not exist */
+	bool shim_only;	   /* no kernel rule backs it: always fully resolved */
+	const char *dest;  /* a network destination, for the record */
+	const char *verdict; /* for the record: NULL is "deny" */
 };
 
 /**
@@ -76,6 +79,10 @@ void shim_check_failed(const struct op *op, int err);
  */
 void report_denial(const struct op *op, const char *resolved,
 		   const char *layer);
+
+/* True when this process has not printed a line for (@name, @need, @key)
+ * yet and the policy is not quiet: one line per operation and path. */
+bool report_first_time(const char *name, unsigned int need, const char *key);
 
 /* The JSON Lines record of a denial, to the snapshot's log. */
 void audit_record(const struct op *op, const char *resolved, const char *rule,

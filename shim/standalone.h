@@ -10,8 +10,9 @@
  * CORDON_EXEC, CORDON_NET, CORDON_ENV, CORDON_LOG, CORDON_QUIET; encode
  * the snapshot children get; scrub environ; apply Landlock where the
  * kernel has it.  Called by shim_init() when CORDON_POLICY is absent.
+ * @envp is the process's environment (environ may not be set yet).
  * Return: 0 when a policy was loaded, -ENOENT when none was given.
  */
-__attribute__((weak)) int standalone_load(void);
+int standalone_load(char **envp);
 
 #endif

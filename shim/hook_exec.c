@@ -1,0 +1,559 @@
+/*
+ * hook_exec.c - the exec family: execve, execv, execvp, execvpe, execl,
+ * execlp, execle, fexecve, execveat, posix_spawn and posix_spawnp (in
+ * both of glibc's versions), system, popen and wordexp.
+ *
+ * Running a file needs X on it.  The shim decides only on a file the
+ * kernel could run (a regular file with an x bit for us); anything else
+ * fails by itself with the kernel's own errno.  The names that search
+ * PATH search it only to decide, then forward to the real function, so
+ * the search order and the ENOEXEC -> /bin/sh fallback stay glibc's
+ * (catalog D-13).  system, popen and wordexp run /bin/sh.
+ *
+ * Every child gets the shim and the load-time policy snapshot back,
+ * whatever environment the program passes (exec_env.c, D-2), and a
+ * child the shim cannot enter (a static binary, another ELF class) is
+ * named in an audit record for the launcher (D-9).
+ *
+ * These hooks run between vfork and exec (gcc, dash, posix_spawn
+ * children): stack and raw syscalls only, no malloc, no locks, no setenv
+ * (D-3).  execl* rebuild argv in a capped array, never a VLA (D-14), in
+ * frames of their own so that a small thread stack never holds the
+ * arrays and the decision at once.
+ */
+#include <fcntl.h>
+#include <paths.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <wordexp.h>
+
+#include "env.h"
+#include "exec_env.h"
+#include "hooks.h"
+#include "strbuf.h"
+
+#define EXEC_ARGV_CAP 1024	      /* execl* arguments, the NULL included */
+#define DEFAULT_PATH  "/bin:/usr/bin" /* glibc's, when PATH is unset */
+
+typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
+		     const posix_spawnattr_t *, char *const[], char *const[]);
+
+static int (*real_execve)(const char *, char *const[], char *const[]);
+static int (*real_execvpe)(const char *, char *const[], char *const[]);
+static int (*real_fexecve)(int, char *const[], char *const[]);
+static int (*real_execveat)(int, const char *, char *const[], char *const[],
+			    int);
+static spawn_fn *real_posix_spawn, *real_posix_spawnp; /* @@GLIBC_2.15 */
+static spawn_fn *real_posix_spawn_old, *real_posix_spawnp_old; /* 2.2.5 */
+static int (*real_system)(const char *);
+static FILE *(*real_popen)(const char *, const char *);
+static int (*real_wordexp)(const char *, wordexp_t *, int);
+
+void hooks_exec_resolve(void)
+{
+	RESOLVE(execve);
+	RESOLVE(execvpe);
+	RESOLVE(fexecve);
+	RESOLVE(execveat);
+	RESOLVE_V(posix_spawn, "GLIBC_2.15");
+	RESOLVE_V(posix_spawnp, "GLIBC_2.15");
+	if (!real_posix_spawn)
+		RESOLVE(posix_spawn);
+	if (!real_posix_spawnp)
+		RESOLVE(posix_spawnp);
+	real_posix_spawn_old = real_sym("posix_spawn", "GLIBC_2.2.5");
+	real_posix_spawnp_old = real_sym("posix_spawnp", "GLIBC_2.2.5");
+	RESOLVE(system);
+	RESOLVE(popen);
+	RESOLVE(wordexp);
+	exec_env_init();
+}
+
+static int refuse(int err)
+{
+	errno = err;
+	return -1;
+}
+
+/* Could the kernel run @path at all: a regular file with an x bit for
+ * us?  If not, the real call fails by itself with the kernel's errno. */
+static bool is_runnable(int dirfd, const char *path, int pflags)
+{
+	int at = (pflags & PATH_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0) |
+		 (pflags & PATH_EMPTY_OK ? AT_EMPTY_PATH : 0);
+	struct stat st;
+	long r;
+
+	if (syscall(SYS_newfstatat, dirfd, path, &st, at) != 0 ||
+	    !S_ISREG(st.st_mode))
+		return false;
+	r = syscall(SYS_faccessat2, dirfd, path, X_OK, AT_EACCESS | at);
+	if (r != 0 && errno == ENOSYS)
+		r = syscall(SYS_faccessat, dirfd, path, X_OK);
+	return r == 0;
+}
+
+/* May @op run its runnable file?  0, or EACCES once reported. */
+static int judge(const struct op *op)
+{
+	if (hook_decide(op))
+		return EACCES;
+	exec_env_note_unshimmed(op);
+	return 0;
+}
+
+/* The decision of an exec of @path (from @dirfd): 0 or EACCES. */
+static int decide(const char *name, int dirfd, const char *path, int pflags)
+{
+	struct op op = OP(name, RIGHT_X, dirfd, path, pflags);
+
+	if (!shim_is_ready())
+		shim_init();
+	if (!shim.active || !path || !is_runnable(dirfd, path, pflags))
+		return 0;
+	return judge(&op);
+}
+
+/* "/proc/self/fd/N": the file of an fd, as a path the kernel follows. */
+static const char *fd_path(int fd, char buf[32])
+{
+	struct strbuf sb = STRBUF(buf, 32);
+
+	sb_puts(&sb, "/proc/self/fd/");
+	sb_uint(&sb, (unsigned long)fd);
+	return buf;
+}
+
+static const char *path_var(void)
+{
+	for (size_t i = 0; environ && environ[i]; i++)
+		if (env_is_name(environ[i], "PATH"))
+			return environ[i] + 5;
+	return DEFAULT_PATH;
+}
+
+enum pick {
+	PICK_AS_GIVEN, /* forward the name as given */
+	PICK_FOUND,    /* forward the file found, after refused ones */
+	PICK_DENIED,   /* every file it could run is refused */
+};
+
+/*
+ * search - the file execvp(@file) would run, to decide on it.  Like
+ * glibc, try each PATH entry (@file itself when it has a slash or
+ * !@use_path); the first file the kernel can run and the policy allows
+ * is the one.  A file the policy refuses is reported and skipped, as
+ * glibc skips the kernel's EACCES, and the one found after it is
+ * forwarded by its full path: the refused one must not run when the
+ * shim is alone.  @rel_ok false: a relative path cannot be judged (a
+ * spawn file action may chdir first).  The file found is left in @run.
+ */
+static enum pick search(const char *name, const char *file, bool use_path,
+			bool rel_ok, char run[PATH_BUF])
+{
+	bool refused = false;
+
+	if (!shim_is_ready())
+		shim_init();
+	if (!shim.active || !file || !*file)
+		return PICK_AS_GIVEN;
+	if (!use_path || strchr(file, '/')) {
+		if (!rel_ok && file[0] != '/')
+			return PICK_AS_GIVEN;
+		return decide(name, AT_FDCWD, file, 0) ? PICK_DENIED
+						       : PICK_AS_GIVEN;
+	}
+	for (const char *p = path_var();; p++) {
+		size_t len = strcspn(p, ":");
+		struct strbuf sb = STRBUF(run, PATH_BUF);
+		struct op op = OP(name, RIGHT_X, AT_FDCWD, run, 0);
+
+		/* An empty entry is the cwd: "./file", never a bare name
+		 * that execvp would search for again. */
+		sb_put(&sb, p, len);
+		sb_puts(&sb, len ? "/" : "./");
+		sb_puts(&sb, file);
+		if (!rel_ok && run[0] != '/')
+			return refused ? PICK_DENIED : PICK_AS_GIVEN;
+		if (!sb.full && is_runnable(AT_FDCWD, run, 0)) {
+			if (judge(&op) == 0)
+				return refused ? PICK_FOUND : PICK_AS_GIVEN;
+			refused = true;
+		}
+		p += len;
+		if (!*p)
+			break;
+	}
+	return refused ? PICK_DENIED : PICK_AS_GIVEN;
+}
+
+/* ---- Forwarding, each in a frame of its own (see the top) ---- */
+
+#define NOINLINE __attribute__((noinline))
+
+static NOINLINE int run_execve(const char *path, char *const argv[],
+			       char *const envp[])
+{
+	struct exec_env env;
+	int ret = exec_env_build(&env, envp);
+
+	if (ret)
+		return refuse(-ret);
+	if (!real_execve)
+		return (int)syscall(SYS_execve, path, argv, env.envp);
+	return real_execve(path, argv, env.envp);
+}
+
+static NOINLINE int run_execvpe(const char *file, char *const argv[],
+				char *const envp[])
+{
+	struct exec_env env;
+	int ret = exec_env_build(&env, envp);
+
+	if (ret)
+		return refuse(-ret);
+	if (!real_execvpe)
+		RESOLVE(execvpe);
+	if (!real_execvpe)
+		return refuse(ENOSYS);
+	return real_execvpe(file, argv, env.envp);
+}
+
+static NOINLINE int run_fexecve(int fd, char *const argv[], char *const envp[])
+{
+	struct exec_env env;
+	int ret = exec_env_build(&env, envp);
+
+	if (ret)
+		return refuse(-ret);
+	if (!real_fexecve)
+		return (int)syscall(SYS_execveat, fd, "", argv, env.envp,
+				    AT_EMPTY_PATH);
+	return real_fexecve(fd, argv, env.envp);
+}
+
+static NOINLINE int run_execveat(int dirfd, const char *path,
+				 char *const argv[], char *const envp[],
+				 int flags)
+{
+	struct exec_env env;
+	int ret = exec_env_build(&env, envp);
+
+	if (ret)
+		return refuse(-ret);
+	if (!real_execveat)
+		return (int)syscall(SYS_execveat, dirfd, path, argv, env.envp,
+				    flags);
+	return real_execveat(dirfd, path, argv, env.envp, flags);
+}
+
+/* The hook's half of an execl*: collect the arguments, then forward. */
+enum execl_kind { EXECL, EXECLE, EXECLP };
+
+static NOINLINE int run_execl(enum execl_kind kind, const char *path,
+			      const char *arg, va_list *ap)
+{
+	char *argv[EXEC_ARGV_CAP];
+	char *const *envp = environ;
+	size_t n = 0;
+
+	argv[n++] = (char *)arg;
+	while (argv[n - 1]) {
+		if (n == EXEC_ARGV_CAP)
+			return refuse(E2BIG);
+		argv[n++] = va_arg(*ap, char *);
+	}
+	if (kind == EXECLE)
+		envp = va_arg(*ap, char *const *);
+	if (kind == EXECLP)
+		return run_execvpe(path, argv, envp);
+	return run_execve(path, argv, envp);
+}
+
+/* ---- The exec family ---- */
+
+SHIM_API int execve(const char *path, char *const argv[], char *const envp[])
+{
+	int saved = errno;
+	int err = decide("execve", AT_FDCWD, path, 0);
+
+	if (err)
+		return refuse(err);
+	errno = saved;
+	return run_execve(path, argv, envp);
+}
+
+SHIM_API int execv(const char *path, char *const argv[])
+{
+	int saved = errno;
+	int err = decide("execv", AT_FDCWD, path, 0);
+
+	if (err)
+		return refuse(err);
+	errno = saved;
+	return run_execve(path, argv, environ);
+}
+
+static int execvp_common(const char *name, const char *file, char *const argv[],
+			 char *const envp[])
+{
+	char run[PATH_BUF];
+	int saved = errno;
+	enum pick pick = search(name, file, true, true, run);
+
+	if (pick == PICK_DENIED)
+		return refuse(EACCES);
+	errno = saved;
+	return run_execvpe(pick == PICK_FOUND ? run : file, argv, envp);
+}
+
+SHIM_API int execvp(const char *file, char *const argv[])
+{
+	return execvp_common("execvp", file, argv, environ);
+}
+
+SHIM_API int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	return execvp_common("execvpe", file, argv, envp);
+}
+
+SHIM_API int execl(const char *path, const char *arg, ...)
+{
+	int saved = errno;
+	int err = decide("execl", AT_FDCWD, path, 0);
+	va_list ap;
+	int ret;
+
+	if (err)
+		return refuse(err);
+	errno = saved;
+	va_start(ap, arg);
+	ret = run_execl(EXECL, path, arg, &ap);
+	va_end(ap);
+	return ret;
+}
+
+SHIM_API int execle(const char *path, const char *arg, ...)
+{
+	int saved = errno;
+	int err = decide("execle", AT_FDCWD, path, 0);
+	va_list ap;
+	int ret;
+
+	if (err)
+		return refuse(err);
+	errno = saved;
+	va_start(ap, arg);
+	ret = run_execl(EXECLE, path, arg, &ap);
+	va_end(ap);
+	return ret;
+}
+
+SHIM_API int execlp(const char *file, const char *arg, ...)
+{
+	char run[PATH_BUF];
+	int saved = errno;
+	enum pick pick = search("execlp", file, true, true, run);
+	va_list ap;
+	int ret;
+
+	if (pick == PICK_DENIED)
+		return refuse(EACCES);
+	errno = saved;
+	va_start(ap, arg);
+	ret = run_execl(EXECLP, pick == PICK_FOUND ? run : file, arg, &ap);
+	va_end(ap);
+	return ret;
+}
+
+SHIM_API int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	char buf[32];
+	int saved = errno;
+	int err = decide("fexecve", AT_FDCWD, fd_path(fd, buf), 0);
+
+	if (err)
+		return refuse(err);
+	errno = saved;
+	return run_fexecve(fd, argv, envp);
+}
+
+SHIM_API int execveat(int dirfd, const char *path, char *const argv[],
+		      char *const envp[], int flags)
+{
+	char buf[32];
+	int pflags = flags & AT_SYMLINK_NOFOLLOW ? PATH_NOFOLLOW : 0;
+	int saved = errno;
+	int err;
+
+	if ((flags & AT_EMPTY_PATH) && !*path)
+		err = decide("execveat", AT_FDCWD, fd_path(dirfd, buf), 0);
+	else
+		err = decide("execveat", dirfd, path, pflags);
+	if (err)
+		return refuse(err);
+	errno = saved;
+	return run_execveat(dirfd, path, argv, envp, flags);
+}
+
+/* ---- posix_spawn: returns the error number, leaves errno alone ---- */
+
+static NOINLINE int run_spawn(spawn_fn *real, pid_t *pid, const char *file,
+			      const posix_spawn_file_actions_t *fa,
+			      const posix_spawnattr_t *attr, char *const argv[],
+			      char *const envp[])
+{
+	struct exec_env env;
+	int ret = exec_env_build(&env, envp);
+
+	if (ret)
+		return -ret;
+	if (!real)
+		return ENOSYS;
+	return real(pid, file, fa, attr, argv, env.envp);
+}
+
+static int spawn(spawn_fn *real, const char *name, bool use_path, pid_t *pid,
+		 const char *file, const posix_spawn_file_actions_t *fa,
+		 const posix_spawnattr_t *attr, char *const argv[],
+		 char *const envp[])
+{
+	char run[PATH_BUF];
+	int saved = errno;
+	enum pick pick =
+		search(name, file, use_path, !fa || fa->__used == 0, run);
+
+	errno = saved;
+	if (pick == PICK_DENIED)
+		return EACCES;
+	return run_spawn(real, pid, pick == PICK_FOUND ? run : file, fa, attr,
+			 argv, envp);
+}
+
+#define SPAWN_PARAMS                                                           \
+	pid_t *pid, const char *file, const posix_spawn_file_actions_t *fa,    \
+		const posix_spawnattr_t *attr, char *const argv[],             \
+		char *const envp[]
+#define SPAWN_ARGS pid, file, fa, attr, argv, envp
+
+/*
+ * glibc has posix_spawn and posix_spawnp twice: @GLIBC_2.2.5 runs a
+ * shebang-less script through /bin/sh, @@GLIBC_2.15 fails with ENOEXEC.
+ * The shim exports both and forwards each to its own (catalog A.2);
+ * shim/shim.map defines the GLIBC_2.2.5 and GLIBC_2.15 nodes.
+ */
+#define SPAWN_HOOK(fn, sym, name, real, use_path)                              \
+	SHIM_API int fn(SPAWN_PARAMS);                                         \
+	__asm__(".symver " #fn "," sym ",remove");                             \
+	SHIM_API int fn(SPAWN_PARAMS)                                          \
+	{                                                                      \
+		return spawn(real, name, use_path, SPAWN_ARGS);                \
+	}
+SPAWN_HOOK(cordon_posix_spawn, "posix_spawn@@GLIBC_2.15", "posix_spawn",
+	   real_posix_spawn, false)
+SPAWN_HOOK(cordon_posix_spawnp, "posix_spawnp@@GLIBC_2.15", "posix_spawnp",
+	   real_posix_spawnp, true)
+SPAWN_HOOK(cordon_posix_spawn_old, "posix_spawn@GLIBC_2.2.5", "posix_spawn",
+	   real_posix_spawn_old, false)
+SPAWN_HOOK(cordon_posix_spawnp_old, "posix_spawnp@GLIBC_2.2.5", "posix_spawnp",
+	   real_posix_spawnp_old, true)
+
+/* ---- /bin/sh from libc: system, popen, wordexp ---- */
+
+/* May @name run /bin/sh with the shim?  0, or the errno to fail with.
+ * libc hands environ to the shell, so environ must carry the shim. */
+static int shell_ready(const char *name)
+{
+	int err = decide(name, AT_FDCWD, _PATH_BSHELL, 0);
+
+	if (err)
+		return err;
+	return -exec_env_restore();
+}
+
+SHIM_API int system(const char *cmd)
+{
+	int saved = errno;
+	int err = cmd ? shell_ready("system") : 0;
+
+	if (err == EACCES) {
+		errno = err; /* as glibc when the kernel refuses the shell */
+		return W_EXITCODE(127, 0);
+	}
+	if (err)
+		return refuse(err);
+	if (!real_system)
+		return refuse(ENOSYS);
+	errno = saved;
+	return real_system(cmd);
+}
+
+SHIM_API FILE *popen(const char *cmd, const char *mode)
+{
+	int saved = errno;
+	int err = 0;
+
+	if (cmd && mode && (mode[0] == 'r' || mode[0] == 'w'))
+		err = shell_ready("popen");
+	if (err || !real_popen) {
+		errno = err ? err : ENOSYS;
+		return NULL;
+	}
+	errno = saved;
+	return real_popen(cmd, mode);
+}
+
+/* Would wordexp() run a shell for @w: `...` or $(...) outside single
+ * quotes ("$((" is arithmetic, done inside libc)? */
+static bool has_cmdsub(const char *w)
+{
+	bool single = false, dbl = false;
+
+	for (; *w; w++) {
+		if (single) {
+			single = *w != '\'';
+			continue;
+		}
+		if (*w == '\\' && w[1])
+			w++;
+		else if (*w == '\'' && !dbl)
+			single = true;
+		else if (*w == '"')
+			dbl = !dbl;
+		else if (*w == '`' || (*w == '$' && w[1] == '(' && w[2] != '('))
+			return true;
+	}
+	return false;
+}
+
+SHIM_API int wordexp(const char *words, wordexp_t *we, int flags)
+{
+	int saved = errno;
+	int err = 0;
+
+	if (words && !(flags & WRDE_NOCMD) && has_cmdsub(words))
+		err = shell_ready("wordexp");
+	if (err) {
+		/* As glibc when the shell cannot run: WRDE_NOSPACE, with
+		 * @we left safe to wordfree(). */
+		if (flags & WRDE_REUSE)
+			wordfree(we);
+		if (!(flags & WRDE_APPEND)) {
+			we->we_wordc = 0;
+			we->we_wordv = NULL;
+		}
+		errno = err;
+		return WRDE_NOSPACE;
+	}
+	if (!real_wordexp)
+		return WRDE_NOSPACE;
+	errno = saved;
+	return real_wordexp(words, we, flags);
+}

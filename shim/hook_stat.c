@@ -1,0 +1,411 @@
+/*
+ * hook_stat.c - the metadata family: stat, lstat, fstatat (and their
+ * 64-bit and pre-2.33 __xstat names), statx, access, faccessat,
+ * euidaccess, eaccess, readlink, readlinkat, realpath,
+ * canonicalize_file_name, and the fortified names.
+ *
+ * These calls read no file and change nothing, and Landlock lets every
+ * one of them through.  The shim refuses them with EACCES on a path the
+ * policy hides (no right, and not on the way to a root), so that a
+ * program learns nothing of what lies in ~/.ssh: no size, no times, no
+ * link target, no canonical name.  access() and its kin answer for the
+ * rights the policy grants, so `test -w` in a read-only root says no;
+ * searching a directory needs no right, as in Landlock.  A path the
+ * kernel does not find gets the kernel's own answer and no report:
+ * probing for what is not there (git looking for .git up to /, a
+ * program looking for ~/.config/x) stays quiet.  So EACCES does tell
+ * that a hidden path exists; a raw syscall would tell it anyway, and
+ * this layer is advisory (the kernel layer does not hide metadata).
+ *
+ * Every public name is a hook of its own and forwards to the real
+ * function of the same name, found at run time (stat@GLIBC_2.33 and
+ * statx@GLIBC_2.28 add no import above the baseline); where glibc has
+ * none, the raw syscall stands in (x86_64 layouts).  errno is restored
+ * before the real call, not after it: glibc's realpath leaves EINVAL
+ * on success, and the program sees the same with and without the shim.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "hooks.h"
+
+/* Public glibc names that no header declares (or only under fortify). */
+int __xstat(int ver, const char *path, struct stat *st);
+int __xstat64(int ver, const char *path, struct stat64 *st);
+int __lxstat(int ver, const char *path, struct stat *st);
+int __lxstat64(int ver, const char *path, struct stat64 *st);
+int __fxstatat(int ver, int dirfd, const char *path, struct stat *st,
+	       int flags);
+int __fxstatat64(int ver, int dirfd, const char *path, struct stat64 *st,
+		 int flags);
+ssize_t __readlink_chk(const char *path, char *buf, size_t len, size_t buflen);
+ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t len,
+			 size_t buflen);
+char *__realpath_chk(const char *path, char *resolved, size_t resolvedlen);
+
+static int (*real_stat)(const char *, struct stat *);
+static int (*real_stat64)(const char *, struct stat64 *);
+static int (*real_lstat)(const char *, struct stat *);
+static int (*real_lstat64)(const char *, struct stat64 *);
+static int (*real_fstatat)(int, const char *, struct stat *, int);
+static int (*real_fstatat64)(int, const char *, struct stat64 *, int);
+static int (*real___xstat)(int, const char *, struct stat *);
+static int (*real___xstat64)(int, const char *, struct stat64 *);
+static int (*real___lxstat)(int, const char *, struct stat *);
+static int (*real___lxstat64)(int, const char *, struct stat64 *);
+static int (*real___fxstatat)(int, int, const char *, struct stat *, int);
+static int (*real___fxstatat64)(int, int, const char *, struct stat64 *, int);
+static int (*real_statx)(int, const char *, int, unsigned int, struct statx *);
+static int (*real_access)(const char *, int);
+static int (*real_faccessat)(int, const char *, int, int);
+static int (*real_euidaccess)(const char *, int);
+static int (*real_eaccess)(const char *, int);
+static ssize_t (*real_readlink)(const char *, char *, size_t);
+static ssize_t (*real_readlinkat)(int, const char *, char *, size_t);
+static ssize_t (*real___readlink_chk)(const char *, char *, size_t, size_t);
+static ssize_t (*real___readlinkat_chk)(int, const char *, char *, size_t,
+					size_t);
+static char *(*real_realpath)(const char *, char *);
+static char *(*real_realpath_old)(const char *, char *);
+static char *(*real___realpath_chk)(const char *, char *, size_t);
+static char *(*real_canonicalize_file_name)(const char *);
+
+void hooks_stat_resolve(void)
+{
+	RESOLVE(stat);
+	RESOLVE(stat64);
+	RESOLVE(lstat);
+	RESOLVE(lstat64);
+	RESOLVE(fstatat);
+	RESOLVE(fstatat64);
+	RESOLVE(__xstat);
+	RESOLVE(__xstat64);
+	RESOLVE(__lxstat);
+	RESOLVE(__lxstat64);
+	RESOLVE(__fxstatat);
+	RESOLVE(__fxstatat64);
+	RESOLVE(statx);
+	RESOLVE(access);
+	RESOLVE(faccessat);
+	RESOLVE(euidaccess);
+	RESOLVE(eaccess);
+	RESOLVE(readlink);
+	RESOLVE(readlinkat);
+	RESOLVE(__readlink_chk);
+	RESOLVE(__readlinkat_chk);
+	/* The version a program linked since glibc 2.3 calls (catalog A.2).
+	 * The build exports one unversioned realpath, which a program bound
+	 * to realpath@GLIBC_2.2.5 reaches too: it gets this one, which takes
+	 * a NULL buffer where its own fails with EINVAL. */
+	if (!RESOLVE_V(realpath, "GLIBC_2.3"))
+		RESOLVE(realpath);
+	real_realpath_old = real_sym("realpath", "GLIBC_2.2.5");
+	RESOLVE(__realpath_chk);
+	RESOLVE(canonicalize_file_name);
+}
+
+static int path_flags(int flags)
+{
+	return (flags & AT_SYMLINK_NOFOLLOW) ? PATH_NOFOLLOW : 0;
+}
+
+/* R_OK, W_OK, X_OK as the rights they ask about; F_OK asks to see. */
+static unsigned int access_need(int mode)
+{
+	return ((mode & R_OK) ? RIGHT_R : 0) | ((mode & W_OK) ? RIGHT_W : 0) |
+	       ((mode & X_OK) ? RIGHT_X : 0);
+}
+
+/*
+ * The verdict on @op, looked up as the call does (@flags: its
+ * AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH, AT_NO_AUTOMOUNT).
+ * Return: 0 to forward, or the errno to fail with.
+ */
+static int decide(struct op *op, int flags)
+{
+	struct stat st = { 0 };
+	int lookup =
+		flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT);
+
+	if (!shim_is_ready())
+		shim_init();
+	if (!shim.active || !op->path)
+		return 0;
+	/* An empty path with AT_EMPTY_PATH names the fd itself, a file the
+	 * program holds already: path_resolve() finds no path in it (no
+	 * PATH_EMPTY_OK), and the call is let through. */
+	if (syscall(SYS_newfstatat, op->dirfd, op->path, &st, lookup) < 0 &&
+	    (errno == ENOENT || errno == ENOTDIR))
+		return 0; /* not there: the real call says so itself */
+	if (S_ISDIR(st.st_mode))
+		op->need &= ~RIGHT_X; /* search: Landlock never restricts it */
+	return hook_decide(op);
+}
+
+static int refused(struct op *op, int flags)
+{
+	int err = decide(op, flags);
+
+	if (err)
+		errno = err;
+	return err;
+}
+
+/* After the real call: a kernel denial is reported when it failed. */
+static long done(const struct op *op, long ret)
+{
+	if (ret < 0)
+		hook_failed(op, errno);
+	return ret;
+}
+
+static char *done_path(const struct op *op, char *ret)
+{
+	if (!ret)
+		hook_failed(op, errno);
+	return ret;
+}
+
+static char *no_real(void)
+{
+	errno = ENOSYS;
+	return NULL;
+}
+
+#define STAT_HOOK(name, type, flags)                                           \
+	SHIM_API int name(const char *path, type *st)                          \
+	{                                                                      \
+		struct op op =                                                 \
+			OP(#name, 0, AT_FDCWD, path, path_flags(flags));       \
+		int saved = errno;                                             \
+		if (refused(&op, flags))                                       \
+			return -1;                                             \
+		errno = saved;                                                 \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_newfstatat, AT_FDCWD, path,    \
+					    st, flags);                        \
+		return (int)done(&op, real_##name(path, st));                  \
+	}
+
+STAT_HOOK(stat, struct stat, 0)
+STAT_HOOK(stat64, struct stat64, 0)
+STAT_HOOK(lstat, struct stat, AT_SYMLINK_NOFOLLOW)
+STAT_HOOK(lstat64, struct stat64, AT_SYMLINK_NOFOLLOW)
+
+/* Before glibc 2.33 stat() was an inline calling __xstat(_STAT_VER, ...):
+ * @ver goes through untouched, and the real function checks it. */
+#define XSTAT_HOOK(name, type, flags)                                          \
+	SHIM_API int name(int ver, const char *path, type *st)                 \
+	{                                                                      \
+		struct op op =                                                 \
+			OP(#name, 0, AT_FDCWD, path, path_flags(flags));       \
+		int saved = errno;                                             \
+		if (refused(&op, flags))                                       \
+			return -1;                                             \
+		errno = saved;                                                 \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_newfstatat, AT_FDCWD, path,    \
+					    st, flags);                        \
+		return (int)done(&op, real_##name(ver, path, st));             \
+	}
+
+XSTAT_HOOK(__xstat, struct stat, 0)
+XSTAT_HOOK(__xstat64, struct stat64, 0)
+XSTAT_HOOK(__lxstat, struct stat, AT_SYMLINK_NOFOLLOW)
+XSTAT_HOOK(__lxstat64, struct stat64, AT_SYMLINK_NOFOLLOW)
+
+#define FSTATAT_HOOK(name, type)                                               \
+	SHIM_API int name(int dirfd, const char *path, type *st, int flags)    \
+	{                                                                      \
+		struct op op = OP(#name, 0, dirfd, path, path_flags(flags));   \
+		int saved = errno;                                             \
+		if (refused(&op, flags))                                       \
+			return -1;                                             \
+		errno = saved;                                                 \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_newfstatat, dirfd, path, st,   \
+					    flags);                            \
+		return (int)done(&op, real_##name(dirfd, path, st, flags));    \
+	}
+
+FSTATAT_HOOK(fstatat, struct stat)
+FSTATAT_HOOK(fstatat64, struct stat64)
+
+#define FXSTATAT_HOOK(name, type)                                              \
+	SHIM_API int name(int ver, int dirfd, const char *path, type *st,      \
+			  int flags)                                           \
+	{                                                                      \
+		struct op op = OP(#name, 0, dirfd, path, path_flags(flags));   \
+		int saved = errno;                                             \
+		if (refused(&op, flags))                                       \
+			return -1;                                             \
+		errno = saved;                                                 \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_newfstatat, dirfd, path, st,   \
+					    flags);                            \
+		return (int)done(&op,                                          \
+				 real_##name(ver, dirfd, path, st, flags));    \
+	}
+
+FXSTATAT_HOOK(__fxstatat, struct stat)
+FXSTATAT_HOOK(__fxstatat64, struct stat64)
+
+SHIM_API int statx(int dirfd, const char *path, int flags, unsigned int mask,
+		   struct statx *buf)
+{
+	struct op op = OP("statx", 0, dirfd, path, path_flags(flags));
+	int saved = errno;
+
+	if (refused(&op, flags))
+		return -1;
+	errno = saved;
+	if (!real_statx)
+		return (int)syscall(SYS_statx, dirfd, path, flags, mask, buf);
+	return (int)done(&op, real_statx(dirfd, path, flags, mask, buf));
+}
+
+/* access() and euidaccess() differ in whose ids the kernel checks: the
+ * policy is the same for both. */
+#define ACCESS_HOOK(name, flags)                                               \
+	SHIM_API int name(const char *path, int mode)                          \
+	{                                                                      \
+		struct op op =                                                 \
+			OP(#name, access_need(mode), AT_FDCWD, path, 0);       \
+		int saved = errno;                                             \
+		if (refused(&op, 0))                                           \
+			return -1;                                             \
+		errno = saved;                                                 \
+		if (!real_##name)                                              \
+			return (int)syscall(SYS_faccessat2, AT_FDCWD, path,    \
+					    mode, flags);                      \
+		return (int)done(&op, real_##name(path, mode));                \
+	}
+
+ACCESS_HOOK(access, 0)
+ACCESS_HOOK(euidaccess, AT_EACCESS)
+ACCESS_HOOK(eaccess, AT_EACCESS)
+
+SHIM_API int faccessat(int dirfd, const char *path, int mode, int flags)
+{
+	struct op op = OP("faccessat", access_need(mode), dirfd, path,
+			  path_flags(flags));
+	int saved = errno;
+
+	if (refused(&op, flags))
+		return -1;
+	errno = saved;
+	if (!real_faccessat)
+		return (int)syscall(SYS_faccessat2, dirfd, path, mode, flags);
+	return (int)done(&op, real_faccessat(dirfd, path, mode, flags));
+}
+
+/* readlink reads the link itself, never what it points to.  An empty
+ * path in readlinkat names the dirfd itself (an O_PATH fd of a link):
+ * the lookup in decide() does not find it, so it is the program's own. */
+SHIM_API ssize_t readlink(const char *path, char *buf, size_t len)
+{
+	struct op op = OP("readlink", 0, AT_FDCWD, path, PATH_NOFOLLOW);
+	int saved = errno;
+
+	if (refused(&op, AT_SYMLINK_NOFOLLOW))
+		return -1;
+	errno = saved;
+	if (!real_readlink)
+		return syscall(SYS_readlinkat, AT_FDCWD, path, buf, len);
+	return done(&op, real_readlink(path, buf, len));
+}
+
+SHIM_API ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t len)
+{
+	struct op op = OP("readlinkat", 0, dirfd, path, PATH_NOFOLLOW);
+	int saved = errno;
+
+	if (refused(&op, AT_SYMLINK_NOFOLLOW))
+		return -1;
+	errno = saved;
+	if (!real_readlinkat)
+		return syscall(SYS_readlinkat, dirfd, path, buf, len);
+	return done(&op, real_readlinkat(dirfd, path, buf, len));
+}
+
+/* The fortified names check @len against @buflen in the real function:
+ * the shim only decides, and never aborts on its own. */
+SHIM_API ssize_t __readlink_chk(const char *path, char *buf, size_t len,
+				size_t buflen)
+{
+	struct op op = OP("__readlink_chk", 0, AT_FDCWD, path, PATH_NOFOLLOW);
+	int saved = errno;
+
+	if (refused(&op, AT_SYMLINK_NOFOLLOW))
+		return -1;
+	errno = saved;
+	if (!real___readlink_chk)
+		return syscall(SYS_readlinkat, AT_FDCWD, path, buf, len);
+	return done(&op, real___readlink_chk(path, buf, len, buflen));
+}
+
+SHIM_API ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf,
+				  size_t len, size_t buflen)
+{
+	struct op op = OP("__readlinkat_chk", 0, dirfd, path, PATH_NOFOLLOW);
+	int saved = errno;
+
+	if (refused(&op, AT_SYMLINK_NOFOLLOW))
+		return -1;
+	errno = saved;
+	if (!real___readlinkat_chk)
+		return syscall(SYS_readlinkat, dirfd, path, buf, len);
+	return done(&op, real___readlinkat_chk(dirfd, path, buf, len, buflen));
+}
+
+/* The canonical name of a hidden path is itself what is hidden: the
+ * decision is on the path fully resolved, as realpath resolves it. */
+#define REALPATH_HOOK(fn, real)                                                \
+	SHIM_API char *fn(const char *path, char *resolved);                   \
+	SHIM_API char *fn(const char *path, char *resolved)                    \
+	{                                                                      \
+		struct op op = OP("realpath", 0, AT_FDCWD, path, 0);           \
+		int saved = errno;                                             \
+		if (refused(&op, 0))                                           \
+			return NULL;                                           \
+		errno = saved;                                                 \
+		if (!real)                                                     \
+			return no_real();                                      \
+		return done_path(&op, real(path, resolved));                   \
+	}
+
+REALPATH_HOOK(realpath_v2_3, real_realpath)
+REALPATH_HOOK(realpath_v2_2_5, real_realpath_old)
+__asm__(".symver realpath_v2_3,realpath@@GLIBC_2.3");
+__asm__(".symver realpath_v2_2_5,realpath@GLIBC_2.2.5");
+
+SHIM_API char *__realpath_chk(const char *path, char *resolved,
+			      size_t resolvedlen)
+{
+	struct op op = OP("__realpath_chk", 0, AT_FDCWD, path, 0);
+	int saved = errno;
+
+	if (refused(&op, 0))
+		return NULL;
+	errno = saved;
+	if (!real___realpath_chk)
+		return no_real();
+	return done_path(&op, real___realpath_chk(path, resolved, resolvedlen));
+}
+
+SHIM_API char *canonicalize_file_name(const char *path)
+{
+	struct op op = OP("canonicalize_file_name", 0, AT_FDCWD, path, 0);
+	int saved = errno;
+
+	if (refused(&op, 0))
+		return NULL;
+	errno = saved;
+	if (!real_canonicalize_file_name)
+		return no_real();
+	return done_path(&op, real_canonicalize_file_name(path));
+}

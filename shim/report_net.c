@@ -1,0 +1,217 @@
+/*
+ * report_net.c - the denial line and the audit record of a refused
+ * network destination: report.c's counterpart for an address.
+ *
+ * The line names the destination, the rule and the option that allows
+ * it, once per (operation, destination) in each process, unless quiet:
+ *   cordon: denied connect 127.0.0.1:8080 [connect] (network is off);
+ *   allow with --connect 8080
+ * Addresses are formatted here (inet_ntop is not async-signal-safe on
+ * every libc).  Raw syscalls and the stack only: this runs in vfork
+ * children and signal handlers, and never changes errno.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "net.h"
+#include "shim.h"
+#include "strbuf.h"
+
+#define LINE_MAX_   1024
+#define RULE_MAX    512
+#define PORTS_SHOWN 8
+
+unsigned int net_port(const struct sockaddr_storage *ss)
+{
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+
+	if (ss->ss_family == AF_INET) {
+		memcpy(&in, ss, sizeof(in));
+		return ntohs(in.sin_port);
+	}
+	memcpy(&in6, ss, sizeof(in6));
+	return ntohs(in6.sin6_port);
+}
+
+static void put_v4(struct strbuf *sb, const unsigned char *b)
+{
+	for (int i = 0; i < 4; i++) {
+		if (i)
+			sb_puts(sb, ".");
+		sb_uint(sb, b[i]);
+	}
+}
+
+static void put_hex(struct strbuf *sb, unsigned int v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char d[4];
+	size_t i = sizeof(d);
+
+	do {
+		d[--i] = hex[v & 15];
+		v >>= 4;
+	} while (v);
+	sb_put(sb, d + i, sizeof(d) - i);
+}
+
+/* The longest run of two or more zero groups (the first of equals). */
+static void zero_run(const unsigned int g[8], int *start, int *len)
+{
+	*start = -1;
+	*len = 1;
+	for (int i = 0; i < 8; i++) {
+		int n = 0;
+
+		while (i + n < 8 && g[i + n] == 0)
+			n++;
+		if (n > *len) {
+			*start = i;
+			*len = n;
+		}
+		i += n;
+	}
+}
+
+/* RFC 5952: lower case, no leading zeros, "::" for the longest run,
+ * IPv4-mapped addresses as ::ffff:a.b.c.d. */
+static void put_v6(struct strbuf *sb, const unsigned char *b)
+{
+	static const unsigned char mapped[12] = { [10] = 0xff, [11] = 0xff };
+	unsigned int g[8];
+	int start, len;
+
+	if (memcmp(b, mapped, sizeof(mapped)) == 0) {
+		sb_puts(sb, "::ffff:");
+		put_v4(sb, b + 12);
+		return;
+	}
+	for (int i = 0; i < 8; i++)
+		g[i] = (unsigned int)b[2 * i] << 8 | b[2 * i + 1];
+	zero_run(g, &start, &len);
+	for (int i = 0; i < 8; i++) {
+		if (i == start) {
+			sb_puts(sb, "::");
+			i += len - 1;
+			continue;
+		}
+		if (i && i != start + len)
+			sb_puts(sb, ":");
+		put_hex(sb, g[i]);
+	}
+}
+
+void net_addr_str(const struct sockaddr_storage *ss, char out[NET_ADDR_MAX])
+{
+	struct strbuf sb = STRBUF(out, NET_ADDR_MAX);
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+
+	out[0] = '\0';
+	if (ss->ss_family == AF_INET) {
+		memcpy(&in, ss, sizeof(in));
+		put_v4(&sb, (const unsigned char *)&in.sin_addr);
+	} else {
+		memcpy(&in6, ss, sizeof(in6));
+		sb_puts(&sb, "[");
+		put_v6(&sb, in6.sin6_addr.s6_addr);
+		if (in6.sin6_scope_id) {
+			sb_puts(&sb, "%");
+			sb_uint(&sb, in6.sin6_scope_id);
+		}
+		sb_puts(&sb, "]");
+	}
+	sb_puts(&sb, ":");
+	sb_uint(&sb, net_port(ss));
+}
+
+static void put_ports(struct strbuf *sb, const uint16_t *ports, size_t n)
+{
+	for (size_t i = 0; i < n && i < PORTS_SHOWN; i++) {
+		sb_puts(sb, i ? ", " : " ");
+		sb_uint(sb, ports[i]);
+	}
+	if (n > PORTS_SHOWN)
+		sb_puts(sb, ", ...");
+}
+
+static void put_rule(struct strbuf *sb, const struct net_denial *d)
+{
+	const struct policy *p = &shim.policy;
+	bool bind = d->use == NET_USE_BIND;
+	const char *kind = bind ? "bind" : "connect";
+
+	if (d->why == NET_WHY_OFF) {
+		sb_puts(sb, "network is off");
+	} else if (d->why == NET_WHY_NOT_TCP) {
+		sb_puts(sb, "not a TCP socket; only TCP ports are allowed");
+	} else if (bind ? p->nbind == 0 : p->nconnect == 0) {
+		sb_puts(sb, "no TCP ");
+		sb_puts(sb, kind);
+		sb_puts(sb, " port is allowed");
+	} else {
+		sb_puts(sb, "TCP port ");
+		sb_uint(sb, net_port(d->addr));
+		sb_puts(sb, " is not among the ");
+		sb_puts(sb, kind);
+		sb_puts(sb, " ports");
+		if (bind)
+			put_ports(sb, p->bind_ports, p->nbind);
+		else
+			put_ports(sb, p->connect_ports, p->nconnect);
+	}
+}
+
+static const char *verb(enum net_use use)
+{
+	return use == NET_USE_BIND   ? "bind"
+	       : use == NET_USE_SEND ? "send"
+				     : "connect";
+}
+
+static void write_line(const struct net_denial *d, const char *dest,
+		       const char *rule)
+{
+	char line[LINE_MAX_];
+	struct strbuf sb = STRBUF(line, sizeof(line));
+
+	sb_puts(&sb, "cordon: denied ");
+	sb_puts(&sb, verb(d->use));
+	sb_puts(&sb, " ");
+	sb_puts(&sb, dest);
+	sb_puts(&sb, " [");
+	sb_puts(&sb, d->name);
+	sb_puts(&sb, "] (");
+	sb_puts(&sb, rule);
+	sb_puts(&sb, "); allow with ");
+	if (!d->tcp) {
+		sb_puts(&sb, "--net");
+	} else {
+		sb_puts(&sb, d->use == NET_USE_BIND ? "--bind " : "--connect ");
+		sb_uint(&sb, net_port(d->addr));
+	}
+	if (sb.full)
+		sb.len = sizeof(line) - 2;
+	line[sb.len++] = '\n';
+	syscall(SYS_write, 2, line, sb.len);
+}
+
+void report_net_denial(const struct net_denial *d)
+{
+	char dest[NET_ADDR_MAX], rule[RULE_MAX];
+	struct strbuf sb = STRBUF(rule, sizeof(rule));
+	struct op op = { .name = d->name, .dirfd = AT_FDCWD, .dest = dest };
+	int saved = errno;
+
+	net_addr_str(d->addr, dest);
+	put_rule(&sb, d);
+	if (report_first_time(d->name, 0, dest))
+		write_line(d, dest, rule);
+	audit_record(&op, NULL, rule, "shim");
+	errno = saved;
+}
