@@ -111,7 +111,7 @@ test_net_shim_tcp_refused_with_network_off() {
 	assert_stdout_has "failed: 13 "
 	assert_stderr_has "^cordon: denied connect 127.0.0.1:$port \[connect\] (network is off); allow with --connect $port\$"
 	assert_stderr_lines 1
-	grep -q "\"operation\":\"connect\",\"path\":\"127.0.0.1:$port\"" \
+	grep -q "\"operation\":\"connect\",\"destination\":\"127.0.0.1:$port\"" \
 		"$T/audit.jsonl" || fail "no audit record of the connect"
 	net_shim_contacts 0
 }
