@@ -14,15 +14,14 @@
 
 #include "shim.h"
 
-/* Each family resolves its real_* pointers (hidden, called by init).
- * Weak while the families are written; every one is linked in. */
-#define HOOK_FAMILY __attribute__((weak))
-HOOK_FAMILY void hooks_open_resolve(void);
-HOOK_FAMILY void hooks_create_resolve(void);
-HOOK_FAMILY void hooks_change_resolve(void);
-HOOK_FAMILY void hooks_stat_resolve(void);
-HOOK_FAMILY void hooks_exec_resolve(void);
-HOOK_FAMILY void hooks_net_resolve(void);
+/* Each family resolves its real_* pointers (hidden, called by init). */
+void hooks_open_resolve(void);
+void hooks_create_resolve(void);
+void hooks_change_resolve(void);
+void hooks_stat_resolve(void);
+void hooks_exec_resolve(void);
+void hooks_net_resolve(void);
+void hooks_walk_resolve(void);
 
 /* Resolve real_<name> with dlsym; the pointer stays NULL when absent. */
 #define RESOLVE(name)                                                          \

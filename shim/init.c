@@ -84,11 +84,11 @@ static void resolve_all(void)
 	void (*const resolvers[])(void) = {
 		hooks_open_resolve, hooks_create_resolve, hooks_change_resolve,
 		hooks_stat_resolve, hooks_exec_resolve,	  hooks_net_resolve,
+		hooks_walk_resolve,
 	};
 
 	for (size_t i = 0; i < sizeof(resolvers) / sizeof(resolvers[0]); i++)
-		if (resolvers[i])
-			resolvers[i]();
+		resolvers[i]();
 }
 
 static void init_from(char **envp)
