@@ -22,14 +22,6 @@ static bool resolve(const struct op *op, char out[PATH_BUF])
 	return path_resolve(op->dirfd, op->path, op->pflags, out) == 0;
 }
 
-static bool exists(const char *resolved)
-{
-	struct stat st;
-
-	return syscall(SYS_newfstatat, AT_FDCWD, resolved, &st,
-		       AT_SYMLINK_NOFOLLOW) == 0;
-}
-
 static bool is_allowed(const struct op *op, const char *resolved)
 {
 	const struct policy *p = &shim.policy;
@@ -37,7 +29,7 @@ static bool is_allowed(const struct op *op, const char *resolved)
 
 	/* open(O_CREAT) makes a file only where there is none: on an
 	 * existing one the kernel checks the access mode alone. */
-	if (op->creat && !exists(resolved))
+	if (op->creat && !path_exists(resolved))
 		need |= RIGHT_W;
 	if (need == 0)
 		return policy_is_visible(p, resolved);
@@ -81,6 +73,14 @@ static bool allowed_lexically(const struct op *op)
 	return path_normalize(abs, abs) == 0 && is_allowed(op, abs);
 }
 
+/* Reading, running or looking at what is not there fails with the
+ * kernel's ENOENT before any rule applies: the real call answers it,
+ * and a program probing for an optional file is not told EACCES. */
+static bool absent_anyway(const struct op *op, const char *resolved)
+{
+	return !(op->need & RIGHT_W) && !op->creat && !path_exists(resolved);
+}
+
 int shim_check(const struct op *op)
 {
 	char resolved[PATH_BUF];
@@ -93,7 +93,8 @@ int shim_check(const struct op *op)
 	 * them: a symlink in the workspace must not lead the shim out. */
 	if (op->need && !op->shim_only && allowed_lexically(op))
 		goto out;
-	if (resolve(op, resolved) && !is_allowed(op, resolved)) {
+	if (resolve(op, resolved) && !is_allowed(op, resolved) &&
+	    !absent_anyway(op, resolved)) {
 		report_denial(op, resolved, "shim");
 		ret = EACCES;
 	}

@@ -425,3 +425,13 @@ int path_normalize(const char *in, char out[PATH_BUF])
 	out[o] = '\0';
 	return 0;
 }
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+	int saved = errno;
+	bool ret = sys_lstat(path, &st) == 0;
+
+	errno = saved;
+	return ret;
+}

@@ -10,6 +10,7 @@
 #ifndef CORDON_PATH_H
 #define CORDON_PATH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define PATH_BUF      4096 /* PATH_MAX: the size of every buffer here */
@@ -77,5 +78,9 @@ int path_resolve(int dirfd, const char *path, int flags, char out[PATH_BUF]);
  * -ENAMETOOLONG when it is PATH_BUF bytes or longer.
  */
 int path_normalize(const char *in, char out[PATH_BUF]);
+
+/* True when something (a symlink included) is at the absolute @path.
+ * One system call; errno unchanged. */
+bool path_exists(const char *path);
 
 #endif

@@ -165,14 +165,6 @@ static void put_rule(struct strbuf *sb, const struct op *op,
 	put_roots_with(sb, op->need ? op->need : RIGHT_R);
 }
 
-static bool exists(const char *path)
-{
-	struct stat st;
-
-	return syscall(SYS_newfstatat, AT_FDCWD, path, &st,
-		       AT_SYMLINK_NOFOLLOW) == 0;
-}
-
 /* What to grant: the path itself, or for a new file the nearest
  * existing directory above it (a root must exist). */
 static void put_grant(struct strbuf *sb, const char *resolved)
@@ -181,14 +173,14 @@ static void put_grant(struct strbuf *sb, const char *resolved)
 	struct strbuf d = STRBUF(dir, sizeof(dir));
 	char *slash;
 
-	if (exists(resolved)) {
+	if (path_exists(resolved)) {
 		sb_puts(sb, resolved);
 		return;
 	}
 	sb_puts(&d, resolved);
 	while ((slash = strrchr(dir, '/')) && slash != dir) {
 		*slash = '\0';
-		if (exists(dir))
+		if (path_exists(dir))
 			break;
 	}
 	sb_puts(sb, slash == dir ? "/" : dir);
