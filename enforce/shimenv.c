@@ -75,12 +75,18 @@ int shimenv_apply(char **envp, size_t cap, const char *lib,
 	size_t i = find(envp, "LD_PRELOAD");
 	const char *theirs = envp[i] ? envp[i] + strlen("LD_PRELOAD=") : "";
 	char *preload = NULL, *policy = NULL;
+	char asan[PATH_BUF];
 	int ret;
 
 	if (asprintf(&preload, "LD_PRELOAD=%s%s%s", lib, *theirs ? " " : "",
 		     theirs) < 0)
 		preload = NULL;
 	ret = set(envp, cap, "LD_PRELOAD", preload);
+	if (ret)
+		return ret;
+	i = find(envp, ASAN_VAR);
+	ret = set(envp, cap, ASAN_VAR,
+		  strdup(env_asan_entry(envp[i], asan, sizeof(asan))));
 	if (ret)
 		return ret;
 	if (asprintf(&policy, "%s=%s", SNAPSHOT_VAR, snapshot) < 0)

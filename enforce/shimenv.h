@@ -18,7 +18,8 @@ int shimenv_locate(char out[PATH_BUF]);
 
 /**
  * shimenv_apply - add LD_PRELOAD (libcordon.so @lib first, then any
- * preload the command's environment already had) and the policy
+ * preload the command's environment already had), ASAN_OPTIONS as
+ * env_asan_entry() makes it, and the policy
  * snapshot to @envp, which has room for @cap entries with the NULL.
  * Return: 0, -ENOMEM, or -E2BIG.
  */

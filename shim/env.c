@@ -53,6 +53,25 @@ bool env_is_name(const char *entry, const char *name)
 	       (entry[n] == '=' || entry[n] == '\0');
 }
 
+const char *env_asan_entry(const char *entry, char *buf, size_t len)
+{
+	static const char order[] = "verify_asan_link_order=0";
+	size_t n;
+
+	if (!entry || !strchr(entry, '='))
+		return ASAN_VAR "=verify_asan_link_order=0";
+	if (strstr(entry, "verify_asan_link_order"))
+		return entry;
+	n = strlen(entry);
+	if (n + sizeof(order) + 1 > len)
+		return entry;
+	memcpy(buf, entry, n);
+	if (entry[n - 1] != '=')
+		buf[n++] = ':';
+	memcpy(buf + n, order, sizeof(order));
+	return buf;
+}
+
 /* Does the name of @entry (length @len) match @pattern? */
 static bool matches(const char *entry, size_t len, const char *pattern)
 {

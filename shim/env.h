@@ -41,4 +41,18 @@ int env_filter(const struct policy *p, char *const *envp, const char **out,
 /* True when @entry ("NAME=..." or "NAME") names @name. */
 bool env_is_name(const char *entry, const char *name);
 
+#define ASAN_VAR "ASAN_OPTIONS"
+
+/**
+ * env_asan_entry - the ASAN_OPTIONS entry a shimmed program gets, from
+ * its own @entry (NULL when it has none).  GCC's dynamic ASan runtime
+ * refuses to start unless it is the first library loaded, and the shim
+ * is preloaded before it (catalog D-12): verify_asan_link_order=0 is
+ * added, unless the program chose a value itself.  Composed in @buf
+ * when needed; allocates nothing.
+ *
+ * Return: the entry to use ("ASAN_OPTIONS=...").
+ */
+const char *env_asan_entry(const char *entry, char *buf, size_t len);
+
 #endif

@@ -109,7 +109,7 @@ int exec_env_build(struct exec_env *e, char *const *envp)
 {
 	bool carry_preload = shim.active && shim.preload[0];
 	bool carry_policy = shim.active && shim.snapshot[0];
-	bool preload = false, policy = false;
+	bool preload = false, policy = false, asan = false;
 	size_t n = 0;
 
 	e->envp = envp;
@@ -128,12 +128,17 @@ int exec_env_build(struct exec_env *e, char *const *envp)
 				continue;
 			policy = true;
 			v = shim.snapshot;
+		} else if (carry_preload && env_is_name(v, ASAN_VAR) && !asan) {
+			asan = true;
+			v = (char *)env_asan_entry(v, e->asan, sizeof(e->asan));
 		}
-		/* Room for this one, the two appended and the NULL. */
-		if (n + 4 > EXEC_ENV_CAP)
+		/* Room for this one, the three appended and the NULL. */
+		if (n + 5 > EXEC_ENV_CAP)
 			return -E2BIG;
 		e->vec[n++] = v;
 	}
+	if (carry_preload && !asan)
+		e->vec[n++] = (char *)env_asan_entry(NULL, NULL, 0);
 	if (carry_preload && !preload)
 		e->vec[n++] = shim.preload;
 	if (carry_policy && !policy)

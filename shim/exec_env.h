@@ -22,6 +22,7 @@
 struct exec_env {
 	char *vec[EXEC_ENV_CAP];	/* the new envp, NULL-terminated */
 	char preload[EXEC_PRELOAD_MAX]; /* a composed LD_PRELOAD entry */
+	char asan[EXEC_PRELOAD_MAX];	/* a composed ASAN_OPTIONS entry */
 	char *const *envp;		/* what to pass to exec */
 };
 
@@ -35,11 +36,12 @@ void exec_env_init(void);
  * lists libcordon.so, else the load-time value followed by the
  * program's), the first CORDON_POLICY is the load-time snapshot, later
  * duplicates of either are dropped (ld.so honours the last LD_PRELOAD),
- * and the two are appended when missing.  Nothing changes when no
- * policy is loaded.  Async-signal-safe; errno untouched.
+ * and the two are appended when missing; ASAN_OPTIONS lets an ASan
+ * program start with the shim loaded first (env_asan_entry).  Nothing changes
+ * when no policy is loaded.  Async-signal-safe; errno untouched.
  *
  * Return: 0 with @e->envp set, or -E2BIG when @envp has more than
- * EXEC_ENV_CAP - 3 variables (an exec that cannot carry the shim does
+ * EXEC_ENV_CAP - 4 variables (an exec that cannot carry the shim does
  * not run).
  */
 int exec_env_build(struct exec_env *e, char *const *envp);

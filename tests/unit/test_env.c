@@ -93,3 +93,28 @@ Test(env, is_name)
 	cr_assert(env_is_name("LD_PRELOAD", "LD_PRELOAD"));
 	cr_assert(!env_is_name("LD_PRELOADX=1", "LD_PRELOAD"));
 }
+
+Test(env, asan_link_order_is_added_unless_chosen)
+{
+	char buf[64];
+
+	cr_assert_str_eq(env_asan_entry(NULL, buf, sizeof(buf)),
+			 "ASAN_OPTIONS=verify_asan_link_order=0");
+	cr_assert_str_eq(env_asan_entry("ASAN_OPTIONS=", buf, sizeof(buf)),
+			 "ASAN_OPTIONS=verify_asan_link_order=0");
+	cr_assert_str_eq(
+		env_asan_entry("ASAN_OPTIONS=halt_on_error=0", buf,
+			       sizeof(buf)),
+		"ASAN_OPTIONS=halt_on_error=0:verify_asan_link_order=0");
+	cr_assert_str_eq(env_asan_entry("ASAN_OPTIONS=verify_asan_link_order=1",
+					buf, sizeof(buf)),
+			 "ASAN_OPTIONS=verify_asan_link_order=1");
+}
+
+Test(env, asan_entry_too_long_is_kept_as_given)
+{
+	char buf[20];
+	const char *e = "ASAN_OPTIONS=detect_leaks=0";
+
+	cr_assert_eq(env_asan_entry(e, buf, sizeof(buf)), e);
+}
