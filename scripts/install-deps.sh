@@ -5,7 +5,7 @@ set -eu
 
 pkgs="build-essential pkg-config clang libseccomp-dev libjansson-dev \
 libffi-dev uthash-dev libcriterion-dev python3 util-linux passwd \
-clang-format"
+clang-format strace libjemalloc2 dpkg-dev gcc-multilib"
 
 missing=""
 for p in $pkgs; do

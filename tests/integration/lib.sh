@@ -132,3 +132,27 @@ shim_run() {
 	status=$?
 	return 0
 }
+
+# listen_unix PATH: a UNIX stream socket listening at PATH (accepting
+# nothing) until unlisten_unix; sets $unix_pid.
+listen_unix() {
+	python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind(sys.argv[1])
+s.listen(16)
+time.sleep(30)' "$1" &
+	unix_pid=$!
+	local i
+	for i in $(seq 100); do
+		[ -S "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "the UNIX listener did not start"
+}
+
+unlisten_unix() {
+	[ -n "${unix_pid:-}" ] || return 0
+	kill "$unix_pid" 2>/dev/null
+	wait "$unix_pid" 2>/dev/null
+	unix_pid=
+}
