@@ -33,7 +33,9 @@
  *    syscalls included, stays inside; where Landlock is missing or fails,
  *    one line says so and only the shim's own checks hold: they are
  *    advisory, blind to static binaries and raw syscalls;
- *  - scrubs its environment to the allowed variables, keeps LD_PRELOAD,
+ *  - scrubs its environment to the allowed variables (the values of
+ *    the others are erased in place, so /proc/PID/environ does not
+ *    show them either), keeps LD_PRELOAD,
  *    and replaces the CORDON_* variables with CORDON_POLICY, the policy
  *    as loaded: its children load that one (a child that edits it
  *    cannot leave the Landlock domain it inherited).
@@ -351,8 +353,12 @@ static void scrub_environ(void)
 		if (strncmp(envp[i], "CORDON_", 7) == 0)
 			continue;
 		if (!env_is_name(envp[i], "LD_PRELOAD") &&
-		    !env_name_allowed(&shim.policy, envp[i]))
+		    !env_name_allowed(&shim.policy, envp[i])) {
+			/* the value leaves memory too: /proc/PID/environ
+			 * shows the strings, not the array */
+			memset(envp[i], 0, strlen(envp[i]));
 			continue;
+		}
 		envp[kept++] = envp[i];
 	}
 	if (shim.snapshot[0] && kept < i)

@@ -151,6 +151,21 @@ test_standalone_scrubs_the_environment() {
 	assert_stdout_has '^AWS_SECRET_ACCESS_KEY=hunter2$'
 }
 
+# The scrubbed value is erased from the first process's memory: its
+# /proc/PID/environ, read by a child, no longer holds it.
+test_standalone_scrub_erases_the_value_in_memory() {
+	local sys
+	sys=$(standalone_system)
+	standalone_run AWS_SECRET_ACCESS_KEY=hunter2 CORDON_EXEC="$sys" \
+		CORDON_READ=/proc -- sh -c 'tr "\\0" "\\n" < /proc/$$/environ'
+	assert_status 0
+	assert_stdout_has '^PATH='
+	assert_stdout_lacks hunter2
+	# twin: without the shim the same read shows it
+	plain env AWS_SECRET_ACCESS_KEY=hunter2 sh -c 'tr "\\0" "\\n" < /proc/$$/environ'
+	assert_stdout_has '^AWS_SECRET_ACCESS_KEY=hunter2$'
+}
+
 test_standalone_log_receives_json_lines() {
 	local sys
 	command -v python3 >/dev/null || skip "SKIP: no python3 to parse JSON"
