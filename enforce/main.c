@@ -92,7 +92,8 @@ static void note_advisory(const struct feature_set *fs)
 	}
 }
 
-/* The command's environment, with room for the shim's two variables. */
+/* The command's environment, with room for the shim's three variables
+ * (LD_PRELOAD, ASAN_OPTIONS, CORDON_POLICY). */
 static char **scrubbed_env(const struct policy *p, size_t *cap)
 {
 	extern char **environ;
@@ -101,7 +102,7 @@ static char **scrubbed_env(const struct policy *p, size_t *cap)
 
 	while (environ[n])
 		n++;
-	n += p->nenv_sets + 3;
+	n += p->nenv_sets + 4;
 	out = calloc(n, sizeof(*out));
 	if (!out || env_filter(p, environ, out, n) < 0)
 		return NULL;
@@ -180,8 +181,13 @@ static int prepare_shim(struct cli *c, char **envp, size_t cap,
 				 "the policy is too large "
 				 "to pass to the shim");
 	}
-	if (ret >= 0)
+	if (ret >= 0) {
 		ret = shimenv_apply(envp, cap, lib, snap);
+		if (ret < 0)
+			snprintf(err, sizeof(err),
+				 "cannot pass the shim to the command: %s",
+				 strerror(-ret));
+	}
 	if (ret < 0) {
 		cli_oneline(err);
 		fprintf(stderr, "cordon: %s\n", err);
