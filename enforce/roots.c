@@ -27,12 +27,6 @@ static const char *const system_dirs[] = {
 	"/lib64", "/libx32", "/etc",  "/opt", NULL,
 };
 
-/* Devices every program may use as files. */
-static const char *const rw_devices[] = {
-	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
-	"/dev/tty",  "/dev/ptmx", "/dev/pts",  NULL,
-};
-
 static const char *const dotfiles[] = {
 	".profile",	".bashrc",  ".bash_profile", ".bash_login",
 	".bash_logout", ".inputrc", ".zshenv",	     ".zshrc",
@@ -122,7 +116,7 @@ int roots_add_system(struct policy *p)
 
 	ret = add_list(p, system_dirs, RX, "");
 	if (!ret)
-		ret = add_list(p, rw_devices, RW, "");
+		ret = add_list(p, policy_rw_devices, RW, "");
 	if (!ret)
 		ret = add_default(p, "/dev", RIGHT_R);
 	if (!ret)

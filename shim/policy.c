@@ -105,3 +105,8 @@ const char *policy_rights_str(unsigned int rights, char buf[4])
 	buf[n] = '\0';
 	return buf;
 }
+
+const char *const policy_rw_devices[] = {
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
+	"/dev/tty",  "/dev/ptmx", "/dev/pts",  NULL,
+};

@@ -97,6 +97,11 @@ bool policy_is_visible(const struct policy *p, const char *path);
  */
 bool path_is_within(const char *path, const char *root);
 
+/* Devices every program may read and write as files (/dev/null, the
+ * terminal, ...): granted by the launcher's defaults and by the shim
+ * used alone.  NULL-terminated. */
+extern const char *const policy_rw_devices[];
+
 /* Free what policy_add_root() and the option parser copied. */
 void policy_free(struct policy *p);
 

@@ -81,6 +81,16 @@ static const char *right_flag(unsigned int need)
 	return "--read";
 }
 
+/* The same, for the shim used alone (shim/standalone.c). */
+static const char *right_var(unsigned int need)
+{
+	if (need & RIGHT_W)
+		return "CORDON_WRITE";
+	if (need & RIGHT_X)
+		return "CORDON_EXEC";
+	return "CORDON_READ";
+}
+
 /* The most specific root containing @path, or NULL. */
 static const struct root *closest_root(const char *path)
 {
@@ -205,10 +215,17 @@ static void write_line(const struct op *op, const char *resolved,
 	sb_puts(&sb, op->name);
 	sb_puts(&sb, strcmp(layer, "kernel") ? "] (" : ", by the kernel] (");
 	sb_puts(&sb, rule);
-	sb_puts(&sb, "); allow with ");
-	sb_puts(&sb, right_flag(op->need));
-	sb_puts(&sb, " ");
-	put_grant(&sb, resolved);
+	if (shim.extra.standalone) {
+		sb_puts(&sb, "); allow by adding ");
+		put_grant(&sb, resolved);
+		sb_puts(&sb, " to ");
+		sb_puts(&sb, right_var(op->need));
+	} else {
+		sb_puts(&sb, "); allow with ");
+		sb_puts(&sb, right_flag(op->need));
+		sb_puts(&sb, " ");
+		put_grant(&sb, resolved);
+	}
 	if (sb.full)
 		sb.len = sizeof(line) - 2;
 	line[sb.len++] = '\n';

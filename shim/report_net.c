@@ -188,10 +188,19 @@ static void write_line(const struct net_denial *d, const char *dest,
 	sb_puts(&sb, d->name);
 	sb_puts(&sb, "] (");
 	sb_puts(&sb, rule);
-	sb_puts(&sb, "); allow with ");
-	if (!d->tcp) {
+	if (shim.extra.standalone) {
+		if (d->tcp && d->use != NET_USE_BIND) {
+			sb_puts(&sb, "); allow by adding ");
+			sb_uint(&sb, net_port(d->addr));
+			sb_puts(&sb, " to CORDON_NET");
+		} else {
+			sb_puts(&sb, "); allow with CORDON_NET=on");
+		}
+	} else if (!d->tcp) {
+		sb_puts(&sb, "); allow with ");
 		sb_puts(&sb, "--net");
 	} else {
+		sb_puts(&sb, "); allow with ");
 		sb_puts(&sb, d->use == NET_USE_BIND ? "--bind " : "--connect ");
 		sb_uint(&sb, net_port(d->addr));
 	}

@@ -76,6 +76,8 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 		put_escaped(&o, p->env_names[i]);
 	}
 	sb_puts(&o, p->quiet ? "|q=1" : "|q=0");
+	if (x && x->standalone)
+		sb_puts(&o, "|sa=1");
 	if (x && x->log) {
 		sb_puts(&o, "|log=");
 		put_escaped(&o, x->log);
@@ -237,6 +239,9 @@ static int take_field(struct in *in, struct policy *p, struct snapshot_extra *x)
 	} else if (key(in, "q=")) {
 		ret = take_uint(in, 1, &v);
 		p->quiet = v == 1;
+	} else if (key(in, "sa=")) {
+		ret = take_uint(in, 1, &v);
+		x->standalone = v == 1;
 	} else if (key(in, "con=")) {
 		ret = take_ports(in, p->connect_ports, &p->nconnect);
 	} else if (key(in, "bnd=")) {

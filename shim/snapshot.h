@@ -15,6 +15,7 @@
 #ifndef CORDON_SNAPSHOT_H
 #define CORDON_SNAPSHOT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "policy.h"
@@ -24,7 +25,8 @@
 
 /* What travels with the policy but is not part of the decision. */
 struct snapshot_extra {
-	char *log; /* where audit records go (a socket or a file) */
+	char *log;	 /* where audit records go (a socket or a file) */
+	bool standalone; /* from CORDON_* variables: hints name them */
 };
 
 /**

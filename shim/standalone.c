@@ -22,9 +22,12 @@
  * too, e.g. CORDON_EXEC=/usr:/bin:/lib:/lib64:/etc.  Paths are absolute,
  * separated by ':' and canonicalised when the process starts (symlinks
  * followed); a missing or relative one is skipped with a line on stderr.
- * Two files are granted besides: the libraries named in LD_PRELOAD are
- * readable (every child loads them again), and the log file is writable
- * by the command (without the launcher nothing outside holds it).
+ * Granted besides: the devices every program uses as files (/dev/null,
+ * /dev/zero, /dev/full, /dev/random, /dev/urandom, /dev/tty, /dev/ptmx,
+ * /dev/pts) read and write, the libraries named in LD_PRELOAD readable
+ * (every child loads them again), and the log file writable by the
+ * command (without the launcher nothing outside holds it).  A denial
+ * line names the variable that would allow it.
  *
  * At start-up the first process of the tree:
  *  - applies Landlock when the kernel has it (files; TCP ports from
@@ -187,6 +190,19 @@ static void add_list(const char *name, unsigned int rights)
 		v += n;
 		v += *v == ':';
 	}
+}
+
+/* The devices every program uses as files, as the launcher grants them. */
+static void add_devices(void)
+{
+	char canon[PATH_BUF];
+	struct stat st;
+
+	for (size_t i = 0; policy_rw_devices[i]; i++)
+		if (path_resolve(AT_FDCWD, policy_rw_devices[i], 0, canon) ==
+			    0 &&
+		    stat_path(canon, &st))
+			add_root(canon, RIGHT_R | RIGHT_W, S_ISDIR(st.st_mode));
 }
 
 /* Children load the preloaded libraries again: without read access to
@@ -398,10 +414,12 @@ int standalone_load(char **envp)
 	memset(&shim.policy, 0, sizeof(shim.policy));
 	memset(&shim.extra, 0, sizeof(shim.extra));
 	store_used = 0;
+	shim.extra.standalone = true;
 	shim.policy.quiet = q && strcmp(q, "1") == 0;
 	add_list("CORDON_READ", RIGHT_R);
 	add_list("CORDON_WRITE", RIGHT_R | RIGHT_W);
 	add_list("CORDON_EXEC", RIGHT_R | RIGHT_X);
+	add_devices();
 	add_preload();
 	load_log();
 	load_env();

@@ -201,7 +201,7 @@ test_standalone_network_off_by_default_and_port_list() {
 	net_shim_listen # t_shim_net.sh
 	standalone_run CORDON_EXEC="$sys:$HELPERS" -- "$drive" tcp 127.0.0.1 "$port"
 	assert_status 1
-	assert_stderr_has "cordon: denied connect 127.0.0.1:$port \[connect\] (network is off); allow with --connect $port"
+	assert_stderr_has "cordon: denied connect 127.0.0.1:$port \[connect\] (network is off); allow by adding $port to CORDON_NET"
 	standalone_run CORDON_EXEC="$sys:$HELPERS" CORDON_NET="1,$port" -- \
 		"$drive" tcp 127.0.0.1 "$port"
 	assert_status 0
@@ -224,4 +224,27 @@ test_standalone_reports_what_it_skips() {
 		CORDON_QUIET=1 -- true
 	assert_status 0
 	assert_stderr_lines 0
+}
+
+# /dev/null and the other everyday devices work as under the launcher,
+# and a denial names the variable that would allow it.
+test_standalone_devices_work_and_hints_name_the_variable() {
+	local sys
+	sys=$(standalone_system)
+	echo s3cr3t > "$T/out/secret"
+	standalone_run CORDON_EXEC="$sys" CORDON_WRITE="$T/ws" -- sh -c 'echo x > /dev/null && head -c 4 /dev/zero | wc -c'
+	assert_status 0
+	assert_stdout_has '^4$'
+	standalone_no_denial
+	standalone_run CORDON_EXEC="$sys" CORDON_WRITE="$T/ws" -- cat "$T/out/secret"
+	assert_status_not 0
+	assert_stdout_lacks s3cr3t
+	assert_stderr_has "^cordon: denied read $T/out/secret \[open\] .*; allow by adding $T/out/secret to CORDON_READ$"
+	standalone_run CORDON_EXEC="$sys" CORDON_WRITE="$T/ws" -- sh -c "echo new > $T/out/new"
+	assert_absent "$T/out/new"
+	assert_stderr_has "allow by adding $T/out to CORDON_WRITE$"
+	# twin: with the variable the hint names, the read goes through
+	standalone_run CORDON_EXEC="$sys" CORDON_WRITE="$T/ws" CORDON_READ="$T/out/secret" -- cat "$T/out/secret"
+	assert_status 0
+	assert_stdout_has s3cr3t
 }
