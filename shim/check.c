@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -53,24 +54,60 @@ static bool has_dotdot(const char *path)
  * it.  Where it has none (stat, chmod, ...) the fast path is not taken.  A
  * denial, by contrast, is only ever decided on the full resolution.
  */
-static bool allowed_lexically(const struct op *op)
+/* @op's path made absolute (through the cwd) and normalised lexically,
+ * in @abs; false when that cannot be done without a walk (a path
+ * relative to a dirfd, too long). */
+static bool lexical_abs(const struct op *op, char abs[PATH_BUF])
 {
-	char abs[PATH_BUF];
-	size_t n = 0;
+	size_t n = 0, len = strlen(op->path);
 
-	if (has_dotdot(op->path) ||
-	    (op->path[0] != '/' && op->dirfd != AT_FDCWD))
+	if (op->path[0] != '/' && op->dirfd != AT_FDCWD)
 		return false;
 	if (op->path[0] != '/') {
-		if (syscall(SYS_getcwd, abs, sizeof(abs)) < 0)
+		if (syscall(SYS_getcwd, abs, PATH_BUF) < 0)
 			return false;
 		n = strlen(abs);
 		abs[n++] = '/';
 	}
-	if (strlen(op->path) >= sizeof(abs) - n)
+	if (len >= PATH_BUF - n)
 		return false;
-	memcpy(abs + n, op->path, strlen(op->path) + 1);
-	return path_normalize(abs, abs) == 0 && is_allowed(op, abs);
+	memcpy(abs + n, op->path, len + 1);
+	return path_normalize(abs, abs) == 0;
+}
+
+static bool allowed_lexically(const struct op *op)
+{
+	char abs[PATH_BUF];
+
+	return !has_dotdot(op->path) && lexical_abs(op, abs) &&
+	       is_allowed(op, abs);
+}
+
+/*
+ * The fast path where no kernel rule backs the decision (metadata and
+ * visibility): the lexical path is allowed and the kernel confirms, in
+ * one lookup, that no symlink lies on the way (RESOLVE_NO_SYMLINKS), so
+ * the lexical path is the canonical one.  getcwd() is canonical too.  A
+ * path through a symlink, or that the lookup fails for any reason, takes
+ * the full resolution.
+ */
+static bool allowed_without_symlinks(const struct op *op)
+{
+	struct open_how how = {
+		.flags = O_PATH | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	char abs[PATH_BUF];
+	long fd;
+
+	if (!lexical_abs(op, abs) || !is_allowed(op, abs))
+		return false;
+	/* the path as given: "link/.." must meet the link */
+	fd = syscall(SYS_openat2, AT_FDCWD, op->path, &how, sizeof(how));
+	if (fd < 0)
+		return false;
+	syscall(SYS_close, fd);
+	return true;
 }
 
 /* Reading, running or looking at what is not there fails with the
@@ -91,7 +128,8 @@ int shim_check(const struct op *op)
 		return 0;
 	/* Visibility (need 0) and metadata have no kernel rule behind
 	 * them: a symlink in the workspace must not lead the shim out. */
-	if (op->need && !op->shim_only && allowed_lexically(op))
+	if (op->need && !op->shim_only ? allowed_lexically(op)
+				       : allowed_without_symlinks(op))
 		goto out;
 	if (resolve(op, resolved) && !is_allowed(op, resolved) &&
 	    !absent_anyway(op, resolved)) {

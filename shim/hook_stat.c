@@ -138,6 +138,9 @@ static int decide(struct op *op, int flags)
 	/* An empty path with AT_EMPTY_PATH names the fd itself, a file the
 	 * program holds already: path_resolve() finds no path in it (no
 	 * PATH_EMPTY_OK), and the call is let through. */
+	/* Only to be seen: shim_check() lets what is not there through. */
+	if (!op->need)
+		return hook_decide(op);
 	if (syscall(SYS_newfstatat, op->dirfd, op->path, &st, lookup) < 0 &&
 	    (errno == ENOENT || errno == ENOTDIR))
 		return 0; /* not there: the real call says so itself */

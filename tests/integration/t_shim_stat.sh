@@ -386,3 +386,33 @@ test_stat_oldver_realpath_null_buffer() {
 	stat_same "$HELPERS/shimdrive_stat" realpath-null "$T/ws/file"
 	assert_status 0
 }
+
+# "link/.." is the link's parent, not the link's own directory: a path
+# that stays in the workspace lexically but leads out through a symlink
+# is refused (the fast path asks the kernel whether a symlink is on the
+# way, and falls back to the full resolution).
+test_stat_dotdot_after_a_symlink_is_resolved_as_the_kernel_does() {
+	stat_fixture
+	mkdir "$T/out/deep"
+	ln -s "$T/out/deep" "$T/ws/outlink"
+	stat_drive shim_run stat "$T/ws/outlink/../secret"
+	assert_status 1
+	assert_stdout_has "^stat fail EACCES$"
+	assert_stderr_has "($T/out/secret)"
+	stat_drive shim_run stat "outlink/../secret"
+	assert_status 1
+	assert_stdout_has "^stat fail EACCES$"
+	# twins: without the shim the same path reaches the secret, and a
+	# path without the symlink stays in the workspace
+	stat_drive plain stat "$T/ws/outlink/../secret"
+	assert_status 0
+	mkdir "$T/ws/sub"
+	stat_drive shim_run stat "$T/ws/sub/../secret"
+	assert_stdout_has "^stat fail ENOENT$"
+	echo here > "$T/ws/secret"
+	stat_drive shim_run stat "$T/ws/sub/../secret"
+	assert_status 0
+	assert_stderr_lines 0
+	stat_drive shim_run stat "$T/ws/outlink/../secret"
+	assert_stdout_has "^stat fail EACCES$"
+}
