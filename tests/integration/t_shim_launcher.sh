@@ -28,7 +28,8 @@ test_shim_relative_path_is_shown_as_given_and_resolved() {
 }
 
 test_shim_audit_record_has_every_field() {
-	cordon --log "$T/log" -- cat "$T/out/none"
+	echo s3cr3t > "$T/out/secret"
+	cordon --log "$T/log" -- cat "$T/out/secret"
 	[ "$(wc -l < "$T/log")" -eq 1 ] || fail "expected one record"
 	for k in time pid ppid program operation path resolved verdict rule layer; do
 		record_field "$T/log" 1 "$k" > /dev/null || fail "no field $k"
@@ -40,6 +41,7 @@ test_shim_audit_record_has_every_field() {
 }
 
 test_shim_one_line_per_operation_and_path() {
+	echo s3cr3t > "$T/out/x"
 	cordon --log "$T/log" -- sh -c 'for i in 1 2 3; do cat "$0/x"; done' "$T/out"
 	# three cats are three processes: a line and a record each
 	[ "$(grep -c 'cordon: denied read' "$T/stderr")" -eq 3 ] || { show; fail "lines"; }
@@ -53,7 +55,8 @@ for i in range(50):
 }
 
 test_shim_log_cannot_be_erased_from_inside() {
-	cordon --log "$T/out/log" -- sh -c "cat '$T/out/none'; : > '$T/out/log'; rm -f '$T/out/log'"
+	echo s3cr3t > "$T/out/secret"
+	cordon --log "$T/out/log" -- sh -c "cat '$T/out/secret'; : > '$T/out/log'; rm -f '$T/out/log'"
 	assert_exists "$T/out/log"
 	[ "$(wc -l < "$T/out/log")" -ge 1 ] || fail "the record was erased"
 	grep -q '"operation":"open"' "$T/out/log" || fail "no open record"
@@ -62,6 +65,8 @@ test_shim_log_cannot_be_erased_from_inside() {
 }
 
 test_shim_records_survive_closed_descriptors() {
+	echo s3cr3t > "$T/out/secret"
+	echo s3cr3t > "$T/out/secret2"
 	cordon --log "$T/log" -- python3 -c 'import subprocess,sys
 subprocess.run(["cat", sys.argv[1]], close_fds=True)
 import os
@@ -75,7 +80,8 @@ except OSError: pass' "$T/out/secret"
 }
 
 test_shim_quiet_keeps_records_but_prints_nothing() {
-	cordon -q --log "$T/log" -- cat "$T/out/none"
+	echo s3cr3t > "$T/out/secret"
+	cordon -q --log "$T/log" -- cat "$T/out/secret"
 	assert_status 1
 	! grep -q 'cordon:' "$T/stderr" || { show; fail "quiet printed"; }
 	[ "$(wc -l < "$T/log")" -eq 1 ] || fail "no record"
@@ -123,4 +129,23 @@ PY
 	plain make
 	assert_status 0
 	assert_exists "$T/out/x.o"
+}
+
+# Reading what is not there fails as the kernel fails it (ENOENT), with
+# no line: a program probing for an optional file outside the roots is
+# not told EACCES.  Creating it is a write, and refused.
+test_shim_missing_file_outside_is_enoent_and_quiet() {
+	cordon --log "$T/log" -- cat "$T/out/none"
+	assert_status 1
+	assert_stderr_has "No such file or directory"
+	! grep -q 'cordon: denied' "$T/stderr" || { show; fail "a line for a missing file"; }
+	cordon --log "$T/log" -- sh -c "echo x > '$T/out/none'"
+	assert_stderr_has "cordon: denied write $T/out/none"
+	assert_absent "$T/out/none"
+	# twin: the same read of a file that is there is refused and said
+	echo s3cr3t > "$T/out/none"
+	cordon --log "$T/log" -- cat "$T/out/none"
+	assert_status 1
+	assert_stdout_lacks s3cr3t
+	assert_stderr_has "cordon: denied read $T/out/none"
 }
