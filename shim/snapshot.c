@@ -172,6 +172,8 @@ static int take_names(struct in *in, struct policy *p)
 		ret = take_string(in, &p->env_names[p->nenv_names++]);
 		if (ret)
 			return ret;
+		if (!p->env_names[p->nenv_names - 1][0])
+			return -EINVAL; /* an empty name matches nothing */
 		if (*in->s == ',')
 			in->s++;
 	}
