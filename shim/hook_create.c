@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -45,6 +46,7 @@ static int (*real_mkstemps64)(char *, int);
 static int (*real_mkostemps)(char *, int, int);
 static int (*real_mkostemps64)(char *, int, int);
 static char *(*real_mkdtemp)(char *);
+static char *(*real_mktemp)(char *);
 static FILE *(*real_tmpfile)(void);
 static FILE *(*real_tmpfile64)(void);
 static int (*real_mkfifo)(const char *, mode_t);
@@ -69,6 +71,7 @@ void hooks_create_resolve(void)
 	RESOLVE(mkostemps);
 	RESOLVE(mkostemps64);
 	RESOLVE(mkdtemp);
+	RESOLVE(mktemp);
 	RESOLVE(tmpfile);
 	RESOLVE(tmpfile64);
 	RESOLVE(mkfifo);
@@ -199,6 +202,42 @@ SHIM_API char *mkdtemp(char *tmpl)
 	else
 		errno = saved;
 	return dir;
+}
+
+/*
+ * mktemp only makes up a name, probing with lstat in the template's
+ * directory: a directory the policy hides gives the failure mktemp
+ * itself gives (an empty string), with EACCES.
+ */
+SHIM_API char *mktemp(char *tmpl)
+{
+	char dir[PATH_BUF];
+	const char *slash = strrchr(tmpl, '/');
+	struct op op = OP("mktemp", 0, AT_FDCWD, dir, 0);
+	int saved = errno;
+	size_t n;
+
+	if (!slash) {
+		dir[0] = '.';
+		dir[1] = '\0';
+	} else {
+		n = slash == tmpl ? 1 : (size_t)(slash - tmpl);
+		if (n >= sizeof(dir))
+			n = sizeof(dir) - 1;
+		memcpy(dir, tmpl, n);
+		dir[n] = '\0';
+	}
+	if (deny(&op)) {
+		tmpl[0] = '\0';
+		return tmpl;
+	}
+	if (!real_mktemp) {
+		tmpl[0] = '\0';
+		errno = ENOSYS;
+		return tmpl;
+	}
+	errno = saved;
+	return real_mktemp(tmpl);
 }
 
 #define TMPFILE_HOOK(name)                                                     \
