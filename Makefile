@@ -37,7 +37,7 @@ LDFLAGS += $(SAN)
 SHARED_SRCS = shim/path.c shim/policy.c shim/env.c shim/snapshot.c shim/strbuf.c
 ENFORCE_SRCS = $(filter-out enforce/main.c,$(wildcard enforce/*.c))
 CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
-LIBS = -lseccomp -ljansson
+LIBS = -lseccomp -ljansson -lcap-ng
 
 # The shim: every shim/ file, plus the Landlock layer for standalone use.
 SHIM_SRCS = $(wildcard shim/*.c) enforce/landlock.c enforce/feature.c
@@ -96,6 +96,7 @@ $(B)/tests/%: tests/unit/%.c $(B)/libcore.a
 # Test helpers are small programs run inside and outside the sandbox.
 $(B)/helpers/ffidrive: LIBS += -lffi -ldl
 $(B)/helpers/pit_%: LIBS += -lpthread -ldl
+$(B)/helpers/escape: LIBS += -luring
 $(B)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

@@ -12,6 +12,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "cli.h"
 #include "env.h"
 #include "landlock.h"
@@ -142,6 +143,8 @@ static int enforce(const struct policy *p, const struct feature_set *fs,
 		ret = landlock_apply(p, abi, err, sizeof(err));
 	if (!ret && feature_layer_ok(fs, "seccomp"))
 		ret = sysfilter_apply(p, err, sizeof(err));
+	if (!ret)
+		ret = caps_drop(err, sizeof(err));
 	if (ret) {
 		cli_oneline(err);
 		fprintf(stderr, "cordon: %s\n", err);
@@ -240,6 +243,7 @@ static int run(struct cli *c)
 	abi = landlock_abi();
 	landlock_features(p, abi, &fs);
 	sysfilter_features(p, &fs);
+	caps_features(&fs);
 	if (feature_missing(&fs)) {
 		if (!p->best_effort) {
 			refuse(&fs, abi);

@@ -24,6 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "caps.h"
 #include "landlock.h"
 #include "probe.h"
 #include "probe_checks.h"
@@ -328,6 +329,7 @@ int probe_run(const struct cli *cli)
 	c.abi = landlock_abi();
 	landlock_features(&c.policy, c.abi, &fs);
 	sysfilter_features(&c.policy, &fs);
+	caps_features(&fs);
 	feature_rows(&fs, c.abi, &t);
 	for (size_t i = 0; i < probe_nchecks; i++)
 		run_check(&c, &probe_checks[i], &fs, &t.rows[t.n++]);

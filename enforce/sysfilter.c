@@ -1,19 +1,39 @@
 /*
- * sysfilter.c - the socket filter that closes what Landlock leaves open.
+ * sysfilter.c - the seccomp filter that closes what Landlock leaves open.
  *
- * Landlock (up to ABI 7) controls TCP ports only: UDP, raw, SCTP and
- * MPTCP sockets pass it.  With network off, this filter refuses every
- * IPv4 and IPv6 socket; with only TCP ports allowed, it refuses every
- * such socket that is not plain TCP.  Denials return EACCES, as
- * Landlock's do.  The filter is built with libseccomp, for the native
- * architecture and the 32-bit ones a 64-bit kernel also runs.
+ * Sockets: Landlock (up to ABI 7) controls TCP ports only: UDP, raw,
+ * SCTP and MPTCP sockets pass it.  With network off, this filter refuses
+ * every IPv4 and IPv6 socket; with only TCP ports allowed, it refuses
+ * every such socket that is not plain TCP.  Denials return EACCES, as
+ * Landlock's do.
+ *
+ * Always, whatever the policy:
+ *  - terminal input injection: ioctl TIOCSTI and TIOCLINUX (EPERM);
+ *  - io_uring (ENOSYS, so that programs fall back to plain calls): its
+ *    operations create sockets without the socket() this filter sees;
+ *  - kernel-global state: keyrings, modules, kexec, reboot, swap,
+ *    hostname, the clock, accounting, bpf, perf events (EPERM);
+ *  - new namespaces (unshare, setns, clone with a CLONE_NEW* flag, and
+ *    clone3, whose flags a filter cannot read: ENOSYS makes glibc fall
+ *    back to clone), where a user namespace would hand the command
+ *    capabilities over its own mounts;
+ *  - open_by_handle_at (EPERM), which opens a file without a path;
+ *  - the limits and priority of other processes: prlimit64 with new
+ *    limits, setpriority, ioprio_set and sched_set* on anything but
+ *    the caller itself (EPERM);
+ *  - every system call of another ABI (32-bit int 0x80, x32) kills the
+ *    process: the filter and Landlock's callers are written for x86-64.
+ * The filter is built with libseccomp.
  */
 #include <errno.h>
 #include <netinet/in.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 
 #include "sysfilter.h"
@@ -27,12 +47,36 @@ static bool has_seccomp(void)
 
 void sysfilter_features(const struct policy *p, struct feature_set *s)
 {
+	bool seccomp = has_seccomp();
+
 	feature_add(s, (struct feature){
 			       .layer = "seccomp",
 			       .name = "UDP, raw and other non-TCP sockets",
 			       .needs = "seccomp filters (Linux 3.5)",
 			       .needed = p->net != NET_ON,
-			       .available = has_seccomp(),
+			       .available = seccomp,
+		       });
+	feature_add(s, (struct feature){
+			       .layer = "seccomp",
+			       .name = "terminal input injection (TIOCSTI)",
+			       .needs = "seccomp filters (Linux 3.5)",
+			       .needed = true,
+			       .available = seccomp,
+		       });
+	feature_add(s,
+		    (struct feature){
+			    .layer = "seccomp",
+			    .name = "io_uring, keyrings, modules, namespaces",
+			    .needs = "seccomp filters (Linux 3.5)",
+			    .needed = true,
+			    .available = seccomp,
+		    });
+	feature_add(s, (struct feature){
+			       .layer = "seccomp",
+			       .name = "32-bit and x32 system calls",
+			       .needs = "seccomp filters (Linux 3.5)",
+			       .needed = true,
+			       .available = seccomp,
 		       });
 }
 
@@ -67,16 +111,138 @@ static int deny_family(scmp_filter_ctx ctx, int family, bool all)
 	return deny(ctx, 3, c);
 }
 
+/* System calls refused whatever their arguments, and how. */
+static const struct {
+	const char *name;
+	int err;
+} refused[] = {
+	{ "io_uring_setup", ENOSYS },
+	{ "io_uring_enter", ENOSYS },
+	{ "io_uring_register", ENOSYS },
+	{ "clone3", ENOSYS },
+	{ "keyctl", EPERM },
+	{ "add_key", EPERM },
+	{ "request_key", EPERM },
+	{ "init_module", EPERM },
+	{ "finit_module", EPERM },
+	{ "delete_module", EPERM },
+	{ "kexec_load", EPERM },
+	{ "kexec_file_load", EPERM },
+	{ "reboot", EPERM },
+	{ "swapon", EPERM },
+	{ "swapoff", EPERM },
+	{ "sethostname", EPERM },
+	{ "setdomainname", EPERM },
+	{ "settimeofday", EPERM },
+	{ "clock_settime", EPERM },
+	{ "clock_adjtime", EPERM },
+	{ "adjtimex", EPERM },
+	{ "acct", EPERM },
+	{ "bpf", EPERM },
+	{ "perf_event_open", EPERM },
+	{ "unshare", EPERM },
+	{ "setns", EPERM },
+	{ "open_by_handle_at", EPERM },
+	{ "userfaultfd", EPERM },
+};
+
+/* The flags of clone() that make a new namespace. */
+static const unsigned long ns_flags[] = {
+	CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,    CLONE_NEWNET,
+	CLONE_NEWUTS,  CLONE_NEWIPC, CLONE_NEWCGROUP,
+};
+
+/* ioctl requests that write into the terminal's input. */
+static const unsigned long tty_injection[] = { TIOCSTI, TIOCLINUX };
+
+static int prio_self_only(scmp_filter_ctx ctx)
+{
+	static const char *const by_pid[] = { "sched_setscheduler",
+					      "sched_setparam",
+					      "sched_setattr" };
+	int ret;
+
+	/* setpriority(which, who, prio): PRIO_PROCESS is 0 */
+	ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+			       SCMP_SYS(setpriority), 1,
+			       SCMP_A0(SCMP_CMP_NE, PRIO_PROCESS));
+	if (!ret)
+		ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				       SCMP_SYS(setpriority), 1,
+				       SCMP_A1(SCMP_CMP_NE, 0));
+	/* ioprio_set(which, who, ioprio): IOPRIO_WHO_PROCESS is 1 */
+	if (!ret)
+		ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				       SCMP_SYS(ioprio_set), 1,
+				       SCMP_A0(SCMP_CMP_NE, 1));
+	if (!ret)
+		ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				       SCMP_SYS(ioprio_set), 1,
+				       SCMP_A1(SCMP_CMP_NE, 0));
+	for (size_t i = 0; !ret && i < sizeof(by_pid) / sizeof(by_pid[0]); i++)
+		ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				       seccomp_syscall_resolve_name(by_pid[i]),
+				       1, SCMP_A0(SCMP_CMP_NE, 0));
+	return ret;
+}
+
+static int harden(scmp_filter_ctx ctx)
+{
+	int ret;
+
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		int nr = seccomp_syscall_resolve_name(refused[i].name);
+
+		if (nr == __NR_SCMP_ERROR)
+			continue; /* not on this architecture */
+		ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(refused[i].err), nr,
+				       0);
+		if (ret)
+			return ret;
+	}
+	for (size_t i = 0; i < sizeof(tty_injection) / sizeof(tty_injection[0]);
+	     i++) {
+		ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				       SCMP_SYS(ioctl), 1,
+				       SCMP_A1(SCMP_CMP_MASKED_EQ, 0xffffffffUL,
+					       tty_injection[i]));
+		if (ret)
+			return ret;
+	}
+	/* prlimit64 setting another process's limits (pid 0 is the
+	 * caller: setrlimit).  Landlock leaves it to the uid check. */
+	ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64),
+			       2, SCMP_A0(SCMP_CMP_NE, 0),
+			       SCMP_A2(SCMP_CMP_NE, 0));
+	if (ret)
+		return ret;
+	/* The priority of other processes: only the caller's own. */
+	ret = prio_self_only(ctx);
+	if (ret)
+		return ret;
+	/* clone() with any CLONE_NEW* flag makes a namespace. */
+	for (size_t i = 0; i < sizeof(ns_flags) / sizeof(ns_flags[0]); i++) {
+		ret = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+			SCMP_A0(SCMP_CMP_MASKED_EQ, ns_flags[i], ns_flags[i]));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int build(scmp_filter_ctx ctx, const struct policy *p)
 {
 	bool all = p->net == NET_OFF;
 	int ret;
 
-	ret = seccomp_arch_add(ctx, SCMP_ARCH_X86);
-	if (ret && ret != -EEXIST)
-		return ret;
-	ret = seccomp_arch_add(ctx, SCMP_ARCH_X32);
-	if (ret && ret != -EEXIST)
+	/* Another ABI's system calls kill the process (the default
+	 * architecture list holds the native one only). */
+	ret = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
+			       SCMP_ACT_KILL_PROCESS);
+	if (!ret)
+		ret = harden(ctx);
+	if (ret || p->net == NET_ON)
 		return ret;
 	ret = deny_family(ctx, AF_INET, all);
 	if (!ret)
@@ -93,8 +259,6 @@ int sysfilter_apply(const struct policy *p, char *err, size_t errlen)
 	scmp_filter_ctx ctx;
 	int ret;
 
-	if (p->net == NET_ON)
-		return 0;
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx) {
 		snprintf(err, errlen, "cannot create a seccomp filter");

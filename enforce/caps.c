@@ -1,0 +1,46 @@
+/*
+ * caps.c - drop every capability before the command runs.
+ *
+ * Landlock confines paths and ports, but a root user's capabilities
+ * reach further: CAP_SYS_ADMIN mounts and sets the hostname,
+ * CAP_SYS_MODULE loads modules, CAP_DAC_READ_SEARCH opens files by
+ * handle, CAP_SYS_PTRACE, CAP_NET_ADMIN, CAP_SYS_TIME, ...  The command
+ * gets none: every set is emptied, the bounding set too, so that no
+ * setuid or file-capability program can bring one back (no_new_privs
+ * already stops setuid).  Root stays uid 0, without privilege beyond
+ * the files it owns, which Landlock confines.
+ */
+#include <cap-ng.h>
+#include <stdio.h>
+
+#include "caps.h"
+
+void caps_features(struct feature_set *s)
+{
+	capng_get_caps_process();
+	feature_add(s,
+		    (struct feature){
+			    .layer = "caps",
+			    .name = "a root user's capabilities",
+			    .needs = "capability sets (libcap-ng)",
+			    .needed = capng_have_capabilities(
+					      CAPNG_SELECT_BOTH) != CAPNG_NONE,
+			    .available = true,
+		    });
+}
+
+int caps_drop(char *err, size_t errlen)
+{
+	capng_get_caps_process();
+	/* Without a permitted capability nothing can be regained (the
+	 * bounding set then only limits what no_new_privs already
+	 * forbids), and a user may not change the bounding set anyway. */
+	if (capng_have_capabilities(CAPNG_SELECT_BOTH) == CAPNG_NONE)
+		return 0;
+	capng_clear(CAPNG_SELECT_ALL);
+	if (capng_apply(CAPNG_SELECT_ALL) != 0) {
+		snprintf(err, errlen, "cannot drop the capabilities");
+		return -1;
+	}
+	return 0;
+}

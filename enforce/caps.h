@@ -1,0 +1,23 @@
+/*
+ * caps.h - no capabilities inside the sandbox, for root as for a user.
+ */
+#ifndef CORDON_CAPS_H
+#define CORDON_CAPS_H
+
+#include <stddef.h>
+
+#include "feature.h"
+
+/* Describe the capability layer on this system (needed when the
+ * launcher holds any capability, as root does). */
+void caps_features(struct feature_set *s);
+
+/**
+ * caps_drop - empty every capability set of the calling thread: the
+ * effective, permitted, inheritable and ambient sets and the bounding
+ * set, so that nothing the command runs can regain one.  Uses
+ * libcap-ng.  Return: 0, or -1 with @err set.
+ */
+int caps_drop(char *err, size_t errlen);
+
+#endif
