@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "env.h"
 #include "landlock.h"
+#include "ns.h"
 #include "probe.h"
 #include "roots.h"
 #include "shimenv.h"
@@ -134,12 +135,14 @@ static void warn_workspace(const struct policy *p)
 }
 
 static int enforce(const struct policy *p, const struct feature_set *fs,
-		   int abi)
+		   int abi, const char *keep)
 {
 	char err[512];
 	int ret = 0;
 
-	if (abi >= 1)
+	if (feature_layer_ok(fs, "mount"))
+		ret = ns_enter(p, keep, err, sizeof(err));
+	if (!ret && abi >= 1)
 		ret = landlock_apply(p, abi, err, sizeof(err));
 	if (!ret && feature_layer_ok(fs, "seccomp"))
 		ret = sysfilter_apply(p, err, sizeof(err));
@@ -214,7 +217,7 @@ static int run_supervised(struct cli *c, char **envp,
 		return EXIT_CORDON;
 	}
 	if (pid == 0) {
-		if (enforce(&c->policy, fs, abi))
+		if (enforce(&c->policy, fs, abi, sup->sockpath))
 			_exit(EXIT_CORDON);
 		_exit(spawn_exec(c->argv, envp, &c->policy));
 	}
@@ -244,6 +247,7 @@ static int run(struct cli *c)
 	landlock_features(p, abi, &fs);
 	sysfilter_features(p, &fs);
 	caps_features(&fs);
+	ns_features(p, &fs);
 	if (feature_missing(&fs)) {
 		if (!p->best_effort) {
 			refuse(&fs, abi);
@@ -262,7 +266,7 @@ static int run(struct cli *c)
 		return EXIT_CORDON;
 	}
 	if (c->no_shim) {
-		if (enforce(p, &fs, abi))
+		if (enforce(p, &fs, abi, NULL))
 			return EXIT_CORDON;
 		return spawn_exec(c->argv, envp, p);
 	}

@@ -26,6 +26,7 @@
 
 #include "caps.h"
 #include "landlock.h"
+#include "ns.h"
 #include "probe.h"
 #include "probe_checks.h"
 #include "roots.h"
@@ -330,6 +331,7 @@ int probe_run(const struct cli *cli)
 	landlock_features(&c.policy, c.abi, &fs);
 	sysfilter_features(&c.policy, &fs);
 	caps_features(&fs);
+	ns_features(&c.policy, &fs);
 	feature_rows(&fs, c.abi, &t);
 	for (size_t i = 0; i < probe_nchecks; i++)
 		run_check(&c, &probe_checks[i], &fs, &t.rows[t.n++]);

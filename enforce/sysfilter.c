@@ -47,37 +47,25 @@ static bool has_seccomp(void)
 
 void sysfilter_features(const struct policy *p, struct feature_set *s)
 {
-	bool seccomp = has_seccomp();
+	static const char *const always[] = {
+		"terminal input injection (TIOCSTI)",
+		"io_uring, keyrings, modules, namespaces",
+		"32-bit and x32 system calls",
+	};
+	struct feature f = {
+		.layer = "seccomp",
+		.name = "UDP, raw and other non-TCP sockets",
+		.needs = "seccomp filters (Linux 3.5)",
+		.needed = p->net != NET_ON,
+		.available = has_seccomp(),
+	};
 
-	feature_add(s, (struct feature){
-			       .layer = "seccomp",
-			       .name = "UDP, raw and other non-TCP sockets",
-			       .needs = "seccomp filters (Linux 3.5)",
-			       .needed = p->net != NET_ON,
-			       .available = seccomp,
-		       });
-	feature_add(s, (struct feature){
-			       .layer = "seccomp",
-			       .name = "terminal input injection (TIOCSTI)",
-			       .needs = "seccomp filters (Linux 3.5)",
-			       .needed = true,
-			       .available = seccomp,
-		       });
-	feature_add(s,
-		    (struct feature){
-			    .layer = "seccomp",
-			    .name = "io_uring, keyrings, modules, namespaces",
-			    .needs = "seccomp filters (Linux 3.5)",
-			    .needed = true,
-			    .available = seccomp,
-		    });
-	feature_add(s, (struct feature){
-			       .layer = "seccomp",
-			       .name = "32-bit and x32 system calls",
-			       .needs = "seccomp filters (Linux 3.5)",
-			       .needed = true,
-			       .available = seccomp,
-		       });
+	feature_add(s, f);
+	f.needed = true;
+	for (size_t i = 0; i < sizeof(always) / sizeof(always[0]); i++) {
+		f.name = always[i];
+		feature_add(s, f);
+	}
 }
 
 static int deny(scmp_filter_ctx ctx, unsigned int n,

@@ -23,6 +23,9 @@
  *                             with PROG as its argv[0]
  *   link SRC DST, rename SRC DST
  *   int80-creat PATH          creat() through the 32-bit system call gate
+ *   chmod PATH MODE           change the mode (octal)
+ *   utimes PATH               set the times to the epoch
+ *   setxattr PATH             set the attribute user.cordon
  *
  * Prints "ok" or "fail ENAME" (or what the action read); exit 0 when the
  * action succeeded, 1 when it failed, 2 on usage.
@@ -242,6 +245,17 @@ int main(int argc, char **argv)
 	if (!strcmp(a, "rename") && n == 2)
 		return done(
 			syscall(SYS_renameat, AT_FDCWD, v[0], AT_FDCWD, v[1]));
+	if (!strcmp(a, "chmod") && n == 2)
+		return done(syscall(SYS_fchmodat, AT_FDCWD, v[0],
+				    strtol(v[1], NULL, 8)));
+	if (!strcmp(a, "utimes") && n == 1) {
+		struct timespec ts[2] = { { 0, 0 }, { 0, 0 } };
+
+		return done(syscall(SYS_utimensat, AT_FDCWD, v[0], ts, 0));
+	}
+	if (!strcmp(a, "setxattr") && n == 1)
+		return done(
+			syscall(SYS_setxattr, v[0], "user.cordon", "x", 1, 0));
 	if (!strcmp(a, "int80-creat") && n == 1)
 		return int80_creat(v[0]);
 	fprintf(stderr, "usage: escape ACTION ARG... (see escape.c)\n");

@@ -3,9 +3,11 @@
  *
  *   listener [-6] [-u] [-t SECONDS] PORTFILE COUNTFILE
  *   listener -a NAME [-t SECONDS] PORTFILE COUNTFILE
+ *   listener -p PATH [-t SECONDS] PORTFILE COUNTFILE
  *
  * Binds a TCP (or with -u a UDP) socket to 127.0.0.1 (or ::1 with -6) on an
- * ephemeral port, or with -a an abstract UNIX stream socket "\0NAME", and
+ * ephemeral port, or with -a an abstract UNIX stream socket "\0NAME" (with
+ * -p one at the path PATH, removed at the end), and
  * for SECONDS (default 5) counts the connections accepted or the datagrams
  * received, discarding any data.  COUNTFILE is written with 0 first, then
  * PORTFILE with the port (0 for -a), so once PORTFILE exists both files do;
@@ -49,6 +51,7 @@ struct options {
 	bool ipv6;
 	long seconds;
 	const char *name;
+	bool path; /* -p: name is a path, not abstract */
 	const char *portfile;
 	const char *countfile;
 };
@@ -110,7 +113,7 @@ static void parse_args(int argc, char **argv, struct options *o)
 
 	*o = (struct options){ .mode = MODE_TCP, .seconds = DEFAULT_SECONDS };
 	opterr = 0;
-	while ((c = getopt(argc, argv, "+:6ua:t:")) != -1) {
+	while ((c = getopt(argc, argv, "+:6ua:p:t:")) != -1) {
 		switch (c) {
 		case '6':
 			o->ipv6 = true;
@@ -120,6 +123,10 @@ static void parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'a':
 			o->name = optarg;
+			break;
+		case 'p':
+			o->name = optarg;
+			o->path = true;
 			break;
 		case 't':
 			o->seconds = parse_seconds(optarg);
@@ -212,7 +219,7 @@ static int open_inet(const struct options *o, unsigned int *port)
 	return fd;
 }
 
-static int open_abstract(const char *name)
+static int open_abstract(const char *name, bool path)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	size_t n = strlen(name);
@@ -220,9 +227,9 @@ static int open_abstract(const char *name)
 	int fd;
 
 	/* sun_path[0] stays NUL: that is what makes the name abstract. */
-	if (n == 0 || n >= sizeof(sun.sun_path))
-		die("bad abstract socket name '%s'", name);
-	memcpy(sun.sun_path + 1, name, n);
+	if (n == 0 || n + 1 >= sizeof(sun.sun_path))
+		die("bad socket name '%s'", name);
+	memcpy(sun.sun_path + !path, name, n);
 	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
@@ -371,12 +378,14 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	signal(SIGPIPE, SIG_IGN);
 	if (o.mode == MODE_ABSTRACT)
-		fd = open_abstract(o.name);
+		fd = open_abstract(o.name, o.path);
 	else
 		fd = open_inet(&o, &port);
 	write_atomic(o.countfile, 0);
 	write_atomic(o.portfile, port);
 	serve(&o, fd);
 	close(fd);
+	if (o.path)
+		unlink(o.name);
 	return 0;
 }

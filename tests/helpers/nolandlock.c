@@ -2,11 +2,14 @@
  * nolandlock: run a command as if the kernel had no Landlock.
  *
  *   nolandlock [--errno ENOSYS|EOPNOTSUPP] -- COMMAND ARGS...
+ *   nolandlock --no-namespaces -- COMMAND ARGS...
  *
  * Sets no_new_privs and installs a seccomp filter that makes the three
  * Landlock system calls fail with the given errno (ENOSYS, the default, is
  * a kernel built without Landlock; EOPNOTSUPP one built with it but booted
- * without "landlock" in lsm=), then executes COMMAND.  Every other system
+ * without "landlock" in lsm=), then executes COMMAND.  With
+ * --no-namespaces, Landlock works and unshare() fails with EPERM instead,
+ * as on a host that forbids user namespaces.  Every other system
  * call is allowed.  The filter is inherited by everything COMMAND starts.
  *
  * Exit status: 2 on misuse or if the filter cannot be installed; 126 or 127
@@ -53,7 +56,8 @@ static void die(int status, const char *fmt, ...)
 __attribute__((noreturn)) static void usage(void)
 {
 	die(2,
-	    "usage: " PROG " [--errno ENOSYS|EOPNOTSUPP] -- COMMAND ARGS...");
+	    "usage: " PROG " [--errno ENOSYS|EOPNOTSUPP] [--no-namespaces] -- "
+	    "COMMAND ARGS...");
 }
 
 static int parse_errno(const char *s)
@@ -65,11 +69,14 @@ static int parse_errno(const char *s)
 	die(2, "bad errno '%s': want ENOSYS or EOPNOTSUPP", s);
 }
 
+static int no_namespaces;
+
 /* Returns the index in @argv of COMMAND; sets *@err. */
 static int parse_args(int argc, char **argv, int *err)
 {
 	static const struct option longopts[] = {
 		{ "errno", required_argument, NULL, 'e' },
+		{ "no-namespaces", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -80,6 +87,9 @@ static int parse_args(int argc, char **argv, int *err)
 		switch (c) {
 		case 'e':
 			*err = parse_errno(optarg);
+			break;
+		case 'n':
+			no_namespaces = 1;
 			break;
 		case ':':
 			die(2, "option %s needs an argument", argv[optind - 1]);
@@ -111,7 +121,11 @@ static int install_filter(int err)
 	ctx = seccomp_init(SCMP_ACT_ALLOW);
 	if (!ctx)
 		return -ENOMEM;
-	for (i = 0; i < sizeof(nrs) / sizeof(nrs[0]) && rc == 0; i++)
+	if (no_namespaces)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				      SCMP_SYS(unshare), 0);
+	for (i = 0;
+	     !no_namespaces && i < sizeof(nrs) / sizeof(nrs[0]) && rc == 0; i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((unsigned int)err),
 				      nrs[i], 0);
 	if (rc == 0)

@@ -47,6 +47,11 @@ if [ "$(id -u)" -eq 0 ]; then
 	fi
 	home=$(getent passwd "$user" | cut -d: -f6)
 	run_as root /root root
+	# a directory of its own under /run, where only root may create
+	# one, for the tests of sockets under /run
+	rundir=/run/cordon-it-$user
+	install -d -o "$user" -m 700 "$rundir" || exit 1
+	trap 'rm -rf "$stage" "$rundir"' EXIT
 	run_as user "$home" "$user" runuser -u "$user" --
 else
 	echo "SKIP (the root run): not running as root"

@@ -242,6 +242,89 @@ test_escape_32bit_system_calls_are_refused() {
 	assert_absent "$T/out/new32"
 }
 
+# --- what only the mount and PID namespaces close --------------------------
+
+# Landlock has no right for metadata: every mount but the writable roots
+# is read-only in the command's namespace.
+test_escape_metadata_of_readable_files_cannot_change() {
+	echo orig > "$T/out/f"
+	chmod 644 "$T/out/f"
+	local before action
+	before=$(stat -c '%a %u %Y' "$T/out/f")
+	for action in "chmod $T/out/f 777" "chown $T/out/f $(( $(id -u) + 1 ))" \
+		"utimes $T/out/f" "setxattr $T/out/f"; do
+		# shellcheck disable=SC2086
+		esc cordon --read "$T/out" -- $action
+		assert_status 1
+		assert_stdout_has "^fail E\(ROFS\|PERM\|ACCES\)$"
+		[ "$(stat -c '%a %u %Y' "$T/out/f")" = "$before" ] ||
+			fail "$action changed $T/out/f"
+	done
+	! getfattr -n user.cordon "$T/out/f" > /dev/null 2>&1 || fail "an xattr was set"
+	# the workspace stays writable, metadata included
+	echo mine > "$T/ws/f"
+	esc cordon -- chmod "$T/ws/f" 600
+	assert_status 0
+	[ "$(stat -c %a "$T/ws/f")" = 600 ] || fail "chmod in the workspace"
+	# twins
+	esc plain chmod "$T/out/f" 600
+	assert_status 0
+	[ "$(stat -c %a "$T/out/f")" = 600 ] || fail "the twin chmod"
+	esc plain utimes "$T/out/f"
+	assert_status 0
+	[ "$(stat -c %Y "$T/out/f")" = 0 ] || fail "the twin utimes"
+}
+
+# Landlock checks execve, not mmap: ld.so could map a program from a
+# root that is only readable.  Those mounts are noexec.
+test_escape_loader_cannot_run_a_program_from_a_readable_root() {
+	cp /bin/touch "$T/out/touch"
+	cordon --no-shim --read "$T/out" -- /lib64/ld-linux-x86-64.so.2 "$T/out/touch" "$T/ws/ran"
+	assert_status_not 0
+	assert_absent "$T/ws/ran"
+	# an exec root still works through the loader
+	cordon --no-shim -- /lib64/ld-linux-x86-64.so.2 /bin/touch "$T/ws/ran2"
+	assert_status 0
+	assert_exists "$T/ws/ran2"
+	# twin
+	plain /lib64/ld-linux-x86-64.so.2 "$T/out/touch" "$T/ws/ran"
+	assert_status 0
+	assert_exists "$T/ws/ran"
+}
+
+# Landlock does not check connect() on a socket file: the sockets under
+# /run that no writable root grants are covered.
+test_escape_socket_under_run_is_unreachable() {
+	local dir=/run/cordon-it-$$
+	# a user has the directory run.sh made for it
+	[ "$(id -u)" -eq 0 ] || dir=/run/cordon-it-$(id -un)/$$
+	mkdir "$dir" 2> /dev/null || skip "SKIP: cannot make a socket under /run as $(id -un)"
+	rm -f "$T/port"
+	"$HELPERS/listener" -p "$dir/sock" -t 4 "$T/port" "$T/count" &
+	listener_pid=$!
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	local conn='import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])'
+	cordon --no-shim --net -- python3 -c "$conn" "$dir/sock"
+	assert_status_not 0
+	plain python3 -c "$conn" "$dir/sock"
+	assert_status 0
+	wait_listener
+	rmdir "$dir" 2> /dev/null
+	[ "$contacts" = 1 ] || fail "the listener saw $contacts connections, expected the twin's only"
+}
+
+# Processes outside have no pid inside: not listed, not named.
+test_escape_outside_processes_are_invisible() {
+	sleep 30 &
+	local victim=$!
+	cordon --no-shim -- sh -c "cat /proc/$victim/cmdline; ls /proc | grep -cx '[0-9]*'"
+	assert_stdout_lacks 'sleep'
+	[ "$(tail -n 1 "$T/stdout")" -lt 10 ] || { show; fail "too many processes listed"; }
+	plain sh -c "tr '\\0' ' ' < /proc/$victim/cmdline"
+	assert_stdout_has 'sleep 30'
+	kill "$victim"
+}
+
 # --- indirect writes ----------------------------------------------------------
 
 test_escape_indirect_writes_are_refused() {

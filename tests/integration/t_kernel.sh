@@ -85,3 +85,27 @@ test_no_new_privs_is_set() {
 	assert_status 0
 	assert_stdout_has 'NoNewPrivs:.*1'
 }
+
+# A host that forbids the namespaces (user namespaces off, say): cordon
+# refuses, naming what it cannot contain, unless --best-effort.
+test_no_namespaces_refuses_and_never_runs() {
+	need_helper nolandlock
+	"$HELPERS/nolandlock" --no-namespaces -- "$CORDON" -- touch "$T/ws/ran" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	assert_absent "$T/ws/ran"
+	assert_stderr_has "refusing to run: the kernel cannot enforce metadata of files outside the writable roots"
+	assert_stderr_has "processes outside"
+	"$HELPERS/nolandlock" --no-namespaces -- "$CORDON" --best-effort -- touch "$T/ws/ran" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 0
+	assert_exists "$T/ws/ran"
+	assert_stderr_has "WARNING: --best-effort: NOT ENFORCED: metadata"
+	# twin: on this host the namespaces work
+	rm "$T/ws/ran"
+	cordon -- touch "$T/ws/ran"
+	assert_status 0
+	assert_exists "$T/ws/ran"
+}

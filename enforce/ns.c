@@ -1,0 +1,340 @@
+/*
+ * ns.c - mount and PID namespaces for what Landlock (ABI 7) leaves open.
+ *
+ *  - Metadata: Landlock has no right for chmod, chown, utimes, xattrs
+ *    or inode flags.  In the command's mount namespace every mount is
+ *    read-only, except bind mounts of the roots that grant write, so
+ *    those calls fail with EROFS outside the writable roots, whatever
+ *    makes them (a static binary, a raw system call).
+ *  - Loader tricks: Landlock checks execve, not mmap.  Every mount is
+ *    noexec except the roots that grant execute, so ld.so cannot map a
+ *    program from a root that is only readable.
+ *  - Sockets: Landlock does not check connect() on a socket file.  The
+ *    sockets under /run (docker, D-Bus, systemd, the user's runtime
+ *    directory) that no root grants are covered with /dev/null.
+ *  - Processes: in a PID namespace with its own /proc, processes
+ *    outside have no pid the command can name (cmdline, renice,
+ *    prlimit, kill) and are not listed.
+ * Paths stay where they are: what Landlock refuses is still refused
+ * with EACCES and explained by the shim.
+ *
+ * A user gets a user namespace with its own uid and gid mapped to
+ * themselves (no new identity, no capability outside); root needs none.
+ * Mount propagation is private: nothing done here reaches the host.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <linux/mount.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ns.h"
+#include "path.h"
+#include "spawn.h"
+
+#define RUN_DEPTH 8 /* how deep /run is searched for sockets */
+
+static int ns_flags(void)
+{
+	int flags = CLONE_NEWNS | CLONE_NEWPID;
+
+	if (geteuid() != 0)
+		flags |= CLONE_NEWUSER;
+	return flags;
+}
+
+static int map_ids(uid_t uid, gid_t gid);
+
+/* Can this process make the namespaces?  Tried in a child. */
+static bool can_unshare(void)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		uid_t uid = geteuid();
+		gid_t gid = getegid();
+
+		/* all the way to a first mount: a host may allow the
+		 * namespace and still deny mounts in it */
+		if (unshare(ns_flags()) < 0 ||
+		    (uid != 0 && map_ids(uid, gid) < 0) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	return waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	       WEXITSTATUS(st) == 0;
+}
+
+void ns_features(const struct policy *p, struct feature_set *s)
+{
+	static const struct {
+		const char *layer, *name;
+	} rows[] = {
+		{ "mount", "metadata of files outside the writable roots" },
+		{ "mount", "programs mapped from non-exec roots" },
+		{ "mount", "UNIX sockets under /run outside" },
+		{ "pid", "processes outside (/proc, pids)" },
+	};
+	bool ok = can_unshare();
+
+	(void)p;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		feature_add(
+			s, (struct feature){
+				   .layer = rows[i].layer,
+				   .name = rows[i].name,
+				   .needs = geteuid() == 0
+						    ? "mount and PID namespaces"
+						    : "unprivileged user "
+						      "namespaces",
+				   .needed = true,
+				   .available = ok,
+			   });
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static int map_ids(uid_t uid, gid_t gid)
+{
+	char buf[64];
+
+	if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+		return -1;
+	snprintf(buf, sizeof(buf), "%u %u 1\n", uid, uid);
+	if (write_file("/proc/self/uid_map", buf) < 0)
+		return -1;
+	snprintf(buf, sizeof(buf), "%u %u 1\n", gid, gid);
+	return write_file("/proc/self/gid_map", buf);
+}
+
+/* ---- relaying signals and the exit status ---- */
+
+static volatile pid_t relay_to;
+
+static void forward(int sig)
+{
+	if (relay_to > 0)
+		kill(relay_to, sig);
+}
+
+/* Wait for @child (reaping any other child on the way, as an init
+ * must) and leave with its status. */
+static void __attribute__((noreturn)) relay(pid_t child)
+{
+	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = forward };
+	int st;
+	pid_t w;
+
+	relay_to = child;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &sa, NULL);
+	/* the terminal sends these to the command's group, which holds
+	 * the command itself */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	for (;;) {
+		w = waitpid(-1, &st, 0);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			_exit(EXIT_CORDON);
+		if (w == child)
+			break;
+	}
+	if (WIFEXITED(st))
+		_exit(WEXITSTATUS(st));
+	_exit(128 + WTERMSIG(st));
+}
+
+/* ---- the mounts ---- */
+
+static int mount_attr(const char *path, unsigned long long set,
+		      unsigned long long clr)
+{
+	struct mount_attr a = { .attr_set = set, .attr_clr = clr };
+
+	return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, AT_RECURSIVE, &a,
+			    sizeof(a));
+}
+
+static bool under_proc(const char *path)
+{
+	return path_is_within(path, "/proc");
+}
+
+/* Roots, shortest path first: a parent's flags are set before a
+ * nested root's, so that the nested one (a union of rights) wins. */
+static int by_length(const void *a, const void *b)
+{
+	const struct root *x = *(const struct root *const *)a;
+	const struct root *y = *(const struct root *const *)b;
+	size_t lx = strlen(x->path), ly = strlen(y->path);
+
+	return lx < ly ? -1 : lx > ly;
+}
+
+static const struct policy *masking;
+static const char *mask_keep;
+static int mask_failed;
+
+static int mask_socket(const char *path, const struct stat *st, int type,
+		       struct FTW *ftw)
+{
+	(void)type;
+	if (ftw->level > RUN_DEPTH)
+		return 0;
+	if (!S_ISSOCK(st->st_mode) ||
+	    (policy_rights(masking, path) & RIGHT_W) ||
+	    (mask_keep && strcmp(path, mask_keep) == 0))
+		return 0;
+	if (mount("/dev/null", path, NULL, MS_BIND, NULL) < 0)
+		mask_failed = errno;
+	return 0;
+}
+
+/* Clear @clr on the mount at @path; a flag the host locked (a /tmp
+ * mounted noexec, say) stays: the host forbids it anyway. */
+static int mount_clear(const char *path, unsigned long long clr)
+{
+	if (mount_attr(path, 0, clr) == 0)
+		return 0;
+	if (errno != EPERM)
+		return -1;
+	for (unsigned long long bit = 1; bit <= clr; bit <<= 1)
+		if ((clr & bit) && mount_attr(path, 0, bit) < 0 &&
+		    errno != EPERM)
+			return -1;
+	return 0;
+}
+
+static int setup_mounts(const struct policy *p, const char *keep, char *err,
+			size_t errlen)
+{
+	const struct root *sorted[POLICY_MAX_ROOTS];
+	char cwd[PATH_BUF];
+	size_t n = 0;
+	const char *step = "make the mounts private";
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		cwd[0] = '\0';
+
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		goto fail;
+	step = "mount /proc";
+	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  NULL) < 0)
+		goto fail;
+	masking = p;
+	mask_keep = keep;
+	mask_failed = 0;
+	nftw("/run", mask_socket, 16, FTW_PHYS | FTW_MOUNT);
+	if (mask_failed) {
+		errno = mask_failed;
+		step = "cover a socket under /run";
+		goto fail;
+	}
+	for (size_t i = 0; i < p->nroots; i++)
+		if (!under_proc(p->roots[i].path))
+			sorted[n++] = &p->roots[i];
+	qsort(sorted, n, sizeof(sorted[0]), by_length);
+	for (size_t i = 0; i < n; i++) {
+		if (!(sorted[i]->rights & (RIGHT_W | RIGHT_X)))
+			continue;
+		step = sorted[i]->path;
+		if (mount(sorted[i]->path, sorted[i]->path, NULL,
+			  MS_BIND | MS_REC, NULL) < 0 &&
+		    errno != ENOENT)
+			goto fail;
+	}
+	step = "make the other mounts read-only and noexec";
+	if (mount_attr("/", MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC, 0) < 0)
+		goto fail;
+	for (size_t i = 0; i < n; i++) {
+		unsigned long long clr = 0;
+
+		if (sorted[i]->rights & RIGHT_W)
+			clr |= MOUNT_ATTR_RDONLY;
+		if (sorted[i]->rights & RIGHT_X)
+			clr |= MOUNT_ATTR_NOEXEC;
+		step = sorted[i]->path;
+		if (clr && mount_clear(sorted[i]->path, clr) < 0 &&
+		    errno != ENOENT)
+			goto fail;
+	}
+	/* The working directory still names the mount under the binds:
+	 * look it up again, to stand on the one with the right flags. */
+	step = "enter the working directory again";
+	if (cwd[0] && chdir(cwd) < 0)
+		goto fail;
+	return 0;
+fail:
+	snprintf(err, errlen, "cannot set up the mount namespace (%s): %s",
+		 step, strerror(errno));
+	return -1;
+}
+
+int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
+{
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+	pid_t pid;
+
+	if (unshare(ns_flags()) < 0) {
+		snprintf(err, errlen, "cannot make the namespaces: %s",
+			 strerror(errno));
+		return -1;
+	}
+	if (uid != 0 && map_ids(uid, gid) < 0) {
+		snprintf(err, errlen,
+			 "cannot map the user into its namespace: %s",
+			 strerror(errno));
+		return -1;
+	}
+	fflush(NULL);
+	pid = fork(); /* the child is pid 1 of the new namespace */
+	if (pid < 0) {
+		snprintf(err, errlen, "cannot fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid > 0)
+		relay(pid);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (setup_mounts(p, keep, err, errlen) < 0) {
+		fprintf(stderr, "cordon: %s\n", err);
+		_exit(EXIT_CORDON);
+	}
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "cordon: cannot fork: %s\n", strerror(errno));
+		_exit(EXIT_CORDON);
+	}
+	if (pid > 0)
+		relay(pid);
+	return 0;
+}
