@@ -162,6 +162,9 @@ static int sandbox_self(struct ctx *c, const struct feature_set *fs)
 {
 	char err[512];
 
+	if (feature_layer_ok(fs, "mount") &&
+	    ns_enter(&c->policy, NULL, err, sizeof(err)))
+		return -1;
 	if (c->abi >= 1 && landlock_apply(&c->policy, c->abi, err, sizeof(err)))
 		return -1;
 	if (feature_layer_ok(fs, "seccomp") &&

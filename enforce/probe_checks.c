@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -269,6 +270,84 @@ static void respawn_victim(struct ctx *c)
 	c->victim = start_victim();
 }
 
+/* Metadata: Landlock has no right for it; the mounts are read-only. */
+static int try_chmod(struct ctx *c)
+{
+	char p[128];
+
+	path_in(p, sizeof(p), c->out, "secret");
+	return fchmodat(AT_FDCWD, p, 0666, 0) < 0 ? errno : 0;
+}
+
+static bool mode_changed(struct ctx *c)
+{
+	char p[128];
+	struct stat st;
+
+	path_in(p, sizeof(p), c->out, "secret");
+	return stat(p, &st) < 0 || (st.st_mode & 07777) != 0600;
+}
+
+static void restore_mode(struct ctx *c)
+{
+	char p[128];
+
+	path_in(p, sizeof(p), c->out, "secret");
+	chmod(p, 0600);
+}
+
+/* The victim's command line, copied into the workspace. */
+static int try_cmdline(struct ctx *c)
+{
+	char p[128], buf[256];
+	ssize_t n;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%d/cmdline", (int)c->victim);
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0)
+		return n < 0 ? errno : ENOENT;
+	path_in(p, sizeof(p), c->ws, "cmdline");
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errno;
+	if (write(fd, buf, (size_t)n) < 0)
+		n = -1;
+	close(fd);
+	return n > 0 ? 0 : EIO;
+}
+
+/* The victim is the probe's own child: its command line says probe. */
+static bool cmdline_leaked(struct ctx *c)
+{
+	char p[128], buf[256] = "";
+	ssize_t n;
+	int fd;
+
+	path_in(p, sizeof(p), c->ws, "cmdline");
+	fd = open(p, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	return n > 0 && strstr(buf, "probe");
+}
+
+static void remove_cmdline(struct ctx *c)
+{
+	char p[128];
+
+	path_in(p, sizeof(p), c->ws, "cmdline");
+	unlink(p);
+}
+
 const struct check probe_checks[] = {
 	{ "landlock", "create a file outside the writable roots", try_write_new,
 	  new_exists, remove_new },
@@ -286,6 +365,10 @@ const struct check probe_checks[] = {
 	  try_abstract, unix_contacted, NULL },
 	{ "landlock", "signal a process outside", try_signal, victim_died,
 	  respawn_victim },
+	{ "mount", "chmod a file outside the writable roots", try_chmod,
+	  mode_changed, restore_mode },
+	{ "pid", "read a process outside's command line", try_cmdline,
+	  cmdline_leaked, remove_cmdline },
 };
 
 const size_t probe_nchecks = sizeof(probe_checks) / sizeof(probe_checks[0]);

@@ -24,5 +24,18 @@ test_probe_fails_without_landlock() {
 	status=$?
 	assert_status 1
 	assert_stdout_has 'filesystem read, write and execute rules.*MISSING'
-	assert_stdout_has 'create a file outside the writable roots.*NOT ENFORCED'
+	# reading has no other layer; writing is still stopped by the
+	# read-only mounts
+	assert_stdout_has 'read a file outside the readable roots.*NOT ENFORCED'
+	assert_stdout_has 'create a file outside the writable roots.*enforced.*Read-only file system'
+}
+
+test_probe_fails_without_namespaces() {
+	[ -x "$HELPERS/nolandlock" ] || fail "helper nolandlock was not built"
+	"$HELPERS/nolandlock" --no-namespaces -- "$CORDON" probe > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 1
+	assert_stdout_has 'metadata of files outside the writable roots.*MISSING'
+	assert_stdout_has 'chmod a file outside the writable roots.*NOT ENFORCED'
+	assert_stdout_has "read a process outside's command line.*NOT ENFORCED"
 }
