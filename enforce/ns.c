@@ -11,7 +11,9 @@
  *    program from a root that is only readable.
  *  - Sockets: Landlock does not check connect() on a socket file.  The
  *    sockets under /run (docker, D-Bus, systemd, the user's runtime
- *    directory) that no root grants are covered with /dev/null.
+ *    directory) that no writable root grants, and those already in the
+ *    shared temp dirs (tmux, X11, ssh-agent) that no --write names, are
+ *    covered with /dev/null.
  *  - Processes: in a PID namespace with its own /proc, processes
  *    outside have no pid the command can name (cmdline, renice,
  *    prlimit, kill) and are not listed.
@@ -43,6 +45,7 @@
 #include "spawn.h"
 
 #define RUN_DEPTH 8 /* how deep /run is searched for sockets */
+#define TMP_DEPTH 2 /* and the shared temp dirs: /tmp/tmux-0/default */
 
 static int ns_flags(void)
 {
@@ -86,7 +89,7 @@ void ns_features(const struct policy *p, struct feature_set *s)
 	} rows[] = {
 		{ "mount", "metadata of files outside the writable roots" },
 		{ "mount", "programs mapped from non-exec roots" },
-		{ "mount", "UNIX sockets under /run outside" },
+		{ "mount", "UNIX sockets of processes outside" },
 		{ "pid", "processes outside (/proc, pids)" },
 	};
 	bool ok = can_unshare();
@@ -201,21 +204,62 @@ static int by_length(const void *a, const void *b)
 
 static const struct policy *masking;
 static const char *mask_keep;
+static bool mask_shared; /* a shared temp dir: a user root must grant */
 static int mask_failed;
+
+/* A --write root (not a default one) granting @path. */
+static bool user_grants(const char *path)
+{
+	for (size_t i = 0; i < masking->nroots; i++) {
+		const struct root *r = &masking->roots[i];
+
+		if (r->origin == ORIGIN_USER && (r->rights & RIGHT_W) &&
+		    path_is_within(path, r->path))
+			return true;
+	}
+	return false;
+}
 
 static int mask_socket(const char *path, const struct stat *st, int type,
 		       struct FTW *ftw)
 {
 	(void)type;
-	if (ftw->level > RUN_DEPTH)
+	if (ftw->level > (mask_shared ? TMP_DEPTH : RUN_DEPTH))
 		return 0;
 	if (!S_ISSOCK(st->st_mode) ||
-	    (policy_rights(masking, path) & RIGHT_W) ||
 	    (mask_keep && strcmp(path, mask_keep) == 0))
+		return 0;
+	if (mask_shared ? user_grants(path)
+			: (policy_rights(masking, path) & RIGHT_W) != 0)
 		return 0;
 	if (mount("/dev/null", path, NULL, MS_BIND, NULL) < 0)
 		mask_failed = errno;
 	return 0;
+}
+
+/*
+ * Cover the sockets that processes outside listen on: under /run (and
+ * $XDG_RUNTIME_DIR) unless a root grants writing there, and in the
+ * shared temporary directories (tmux, X11, ssh-agent, ...), which the
+ * default policy makes writable for the command's own files, unless a
+ * --write root names them.  A socket the command makes later is its own.
+ */
+static int mask_sockets(const struct policy *p, const char *keep)
+{
+	static const char *const shared[] = { "/tmp", "/var/tmp", "/dev/shm" };
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+
+	masking = p;
+	mask_keep = keep;
+	mask_failed = 0;
+	mask_shared = false;
+	nftw("/run", mask_socket, 16, FTW_PHYS | FTW_MOUNT);
+	if (xdg && xdg[0] == '/' && !path_is_within(xdg, "/run"))
+		nftw(xdg, mask_socket, 16, FTW_PHYS | FTW_MOUNT);
+	mask_shared = true;
+	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)
+		nftw(shared[i], mask_socket, 16, FTW_PHYS | FTW_MOUNT);
+	return mask_failed;
 }
 
 /* Clear @clr on the mount at @path; a flag the host locked (a /tmp
@@ -250,13 +294,9 @@ static int setup_mounts(const struct policy *p, const char *keep, char *err,
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL) < 0)
 		goto fail;
-	masking = p;
-	mask_keep = keep;
-	mask_failed = 0;
-	nftw("/run", mask_socket, 16, FTW_PHYS | FTW_MOUNT);
-	if (mask_failed) {
-		errno = mask_failed;
-		step = "cover a socket under /run";
+	errno = mask_sockets(p, keep);
+	if (errno) {
+		step = "cover the sockets of processes outside";
 		goto fail;
 	}
 	for (size_t i = 0; i < p->nroots; i++)

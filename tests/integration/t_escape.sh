@@ -313,6 +313,36 @@ test_escape_socket_under_run_is_unreachable() {
 	[ "$contacts" = 1 ] || fail "the listener saw $contacts connections, expected the twin's only"
 }
 
+# A socket that a process outside listens on in the shared /tmp (tmux,
+# X11, ssh-agent) is covered too, unless a --write root names it; the
+# command's own sockets in /tmp work.
+test_escape_socket_in_tmp_of_a_process_outside_is_unreachable() {
+	local dir sock conn
+	dir=$(mktemp -d /tmp/cordon-it-sock.XXXXXX) || fail "mktemp"
+	sock=$dir/s
+	"$HELPERS/listener" -p "$sock" -t 6 "$T/port" "$T/count" &
+	listener_pid=$!
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	conn='import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])'
+	cordon --no-shim -- python3 -c "$conn" "$sock"
+	assert_status_not 0
+	# named by a --write root, it is reachable (the one contact)
+	cordon --no-shim --write "$dir" -- python3 -c "$conn" "$sock"
+	assert_status 0
+	# the command's own socket in /tmp
+	cordon --no-shim -- python3 -c 'import socket, tempfile, os
+d = tempfile.mkdtemp(); p = os.path.join(d, "own")
+l = socket.socket(socket.AF_UNIX); l.bind(p); l.listen(1)
+c = socket.socket(socket.AF_UNIX); c.connect(p); print("own ok")'
+	assert_stdout_has '^own ok$'
+	# twin
+	plain python3 -c "$conn" "$sock"
+	assert_status 0
+	wait_listener
+	rm -rf "$dir"
+	[ "$contacts" = 2 ] || fail "the listener saw $contacts connections, expected 2"
+}
+
 # Processes outside have no pid inside: not listed, not named.
 test_escape_outside_processes_are_invisible() {
 	sleep 30 &
