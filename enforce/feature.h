@@ -21,6 +21,8 @@ struct feature {
 	bool needed;	   /* by the policy at hand */
 	bool available;	   /* on the running kernel */
 	bool advisory;	   /* reported, never a reason to refuse */
+	bool gap;	   /* no layer on any kernel here closes it: listed
+			    * by the probe, never noted at each run */
 };
 
 struct feature_set {

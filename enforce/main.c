@@ -88,7 +88,7 @@ static void note_advisory(const struct feature_set *fs)
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct feature *f = &fs->f[i];
 
-		if (f->needed && !f->available && f->advisory)
+		if (f->needed && !f->available && f->advisory && !f->gap)
 			fprintf(stderr, "cordon: note: no %s (needs %s)\n",
 				f->name, f->needs);
 	}

@@ -44,8 +44,9 @@
 #include "path.h"
 #include "spawn.h"
 
-#define RUN_DEPTH 8 /* how deep /run is searched for sockets */
-#define TMP_DEPTH 2 /* and the shared temp dirs: /tmp/tmux-0/default */
+#define RUN_DEPTH  8 /* how deep /run is searched for sockets */
+#define TMP_DEPTH  2 /* and the shared temp dirs: /tmp/tmux-0/default */
+#define HOME_DEPTH 3 /* and $HOME: ~/.docker/run/docker.sock */
 
 static int ns_flags(void)
 {
@@ -95,6 +96,17 @@ void ns_features(const struct policy *p, struct feature_set *s)
 	bool ok = can_unshare();
 
 	(void)p;
+	/* What no layer here closes: said, never a reason to refuse. */
+	feature_add(s, (struct feature){
+			       .layer = "landlock",
+			       .name = "UNIX socket files elsewhere",
+			       .needs = "a Landlock right for socket paths "
+					"(not in ABI 7)",
+			       .needed = true,
+			       .available = false,
+			       .advisory = true,
+			       .gap = true,
+		       });
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		feature_add(
 			s, (struct feature){
@@ -205,6 +217,7 @@ static int by_length(const void *a, const void *b)
 static const struct policy *masking;
 static const char *mask_keep;
 static bool mask_shared; /* a shared temp dir: a user root must grant */
+static int mask_depth;
 static int mask_failed;
 
 /* A --write root (not a default one) granting @path. */
@@ -223,9 +236,9 @@ static bool user_grants(const char *path)
 static int mask_socket(const char *path, const struct stat *st, int type,
 		       struct FTW *ftw)
 {
-	(void)type;
-	if (ftw->level > (mask_shared ? TMP_DEPTH : RUN_DEPTH))
-		return 0;
+	/* never deeper than the limit: a big /tmp costs nothing more */
+	if (type == FTW_D && ftw->level >= mask_depth)
+		return FTW_SKIP_SUBTREE;
 	if (!S_ISSOCK(st->st_mode) ||
 	    (mask_keep && strcmp(path, mask_keep) == 0))
 		return 0;
@@ -234,31 +247,42 @@ static int mask_socket(const char *path, const struct stat *st, int type,
 		return 0;
 	if (mount("/dev/null", path, NULL, MS_BIND, NULL) < 0)
 		mask_failed = errno;
-	return 0;
+	return FTW_CONTINUE;
+}
+
+static void mask_under(const char *dir, bool shared, int depth)
+{
+	mask_shared = shared;
+	mask_depth = depth;
+	nftw(dir, mask_socket, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
 }
 
 /*
- * Cover the sockets that processes outside listen on: under /run (and
- * $XDG_RUNTIME_DIR) unless a root grants writing there, and in the
- * shared temporary directories (tmux, X11, ssh-agent, ...), which the
- * default policy makes writable for the command's own files, unless a
- * --write root names them.  A socket the command makes later is its own.
+ * Cover the sockets that processes outside listen on: under /run, in
+ * $XDG_RUNTIME_DIR and in $HOME (three levels: ~/.docker/run, ~/.gnupg)
+ * unless a root grants writing there, and in the shared temporary
+ * directories (tmux, X11, ssh-agent, two levels), which the default
+ * policy makes writable for the command's own files, unless a --write
+ * root names them.  A socket the command makes later is its own.
  */
 static int mask_sockets(const struct policy *p, const char *keep)
 {
 	static const char *const shared[] = { "/tmp", "/var/tmp", "/dev/shm" };
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 
+	const char *home = getenv("HOME");
+
 	masking = p;
 	mask_keep = keep;
 	mask_failed = 0;
-	mask_shared = false;
-	nftw("/run", mask_socket, 16, FTW_PHYS | FTW_MOUNT);
+	mask_under("/run", false, RUN_DEPTH);
 	if (xdg && xdg[0] == '/' && !path_is_within(xdg, "/run"))
-		nftw(xdg, mask_socket, 16, FTW_PHYS | FTW_MOUNT);
-	mask_shared = true;
+		mask_under(xdg, false, RUN_DEPTH);
 	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)
-		nftw(shared[i], mask_socket, 16, FTW_PHYS | FTW_MOUNT);
+		mask_under(shared[i], true, TMP_DEPTH);
+	/* ~/.docker/run/docker.sock, ~/.gnupg/S.gpg-agent, ... */
+	if (home && home[0] == '/' && strcmp(home, "/") != 0)
+		mask_under(home, false, HOME_DEPTH);
 	return mask_failed;
 }
 

@@ -237,10 +237,11 @@ static void feature_rows(const struct feature_set *fs, int abi, struct table *t)
 
 		*r = (struct row){ .layer = f->layer, .name = f->name };
 		r->ok = f->available || !f->needed || f->advisory;
-		r->state = f->available ? "available"
-			   : f->needed	? (f->advisory ? "missing (advisory)"
-						       : "MISSING")
-					: "not needed";
+		r->state = f->gap	  ? "not contained"
+			   : f->available ? "available"
+			   : f->needed	  ? (f->advisory ? "missing (advisory)"
+							 : "MISSING")
+					  : "not needed";
 		if (f->available && strcmp(f->layer, "landlock") == 0)
 			snprintf(r->why, sizeof(r->why), "Landlock ABI %d",
 				 abi);

@@ -343,6 +343,25 @@ c = socket.socket(socket.AF_UNIX); c.connect(p); print("own ok")'
 	[ "$contacts" = 2 ] || fail "the listener saw $contacts connections, expected 2"
 }
 
+# A socket in $HOME (a rootless docker's ~/.docker/run/docker.sock) is
+# covered too, unless a writable root holds it.
+test_escape_socket_in_home_is_unreachable() {
+	# three levels under $HOME, as ~/.docker/run/docker.sock
+	local sock=$T/out/docker.sock
+	"$HELPERS/listener" -p "$sock" -t 5 "$T/port" "$T/count" &
+	listener_pid=$!
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	local conn='import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])'
+	cordon --no-shim --read "$T/out" -- python3 -c "$conn" "$sock"
+	assert_status_not 0
+	cordon --no-shim --write "$T/out" -- python3 -c "$conn" "$sock"
+	assert_status 0
+	plain python3 -c "$conn" "$sock"
+	assert_status 0
+	wait_listener
+	[ "$contacts" = 2 ] || fail "the listener saw $contacts connections, expected 2"
+}
+
 # Processes outside have no pid inside: not listed, not named.
 test_escape_outside_processes_are_invisible() {
 	sleep 30 &
