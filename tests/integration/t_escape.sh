@@ -261,6 +261,11 @@ test_escape_metadata_of_readable_files_cannot_change() {
 			fail "$action changed $T/out/f"
 	done
 	! getfattr -n user.cordon "$T/out/f" > /dev/null 2>&1 || fail "an xattr was set"
+	# inode flags (chattr +d, which the owner may set)
+	cordon --no-shim --read "$T/out" -- chattr +d "$T/out/f"
+	assert_status_not 0
+	! lsattr "$T/out/f" 2> /dev/null | cut -d' ' -f1 | grep -q d ||
+		fail "an inode flag was set"
 	# the workspace stays writable, metadata included
 	echo mine > "$T/ws/f"
 	esc cordon -- chmod "$T/ws/f" 600
@@ -273,6 +278,11 @@ test_escape_metadata_of_readable_files_cannot_change() {
 	esc plain utimes "$T/out/f"
 	assert_status 0
 	[ "$(stat -c %Y "$T/out/f")" = 0 ] || fail "the twin utimes"
+	if plain chattr +d "$T/out/f" && [ "$status" -eq 0 ]; then
+		lsattr "$T/out/f" | cut -d' ' -f1 | grep -q d || fail "the twin chattr"
+	else
+		echo "note: this filesystem has no inode flags: $(cat "$T/stderr")"
+	fi
 }
 
 # Landlock checks execve, not mmap: ld.so could map a program from a
@@ -440,6 +450,8 @@ send("sleep 1 &\n")
 send("jobs\n")
 send("fg\n")
 time.sleep(1.5)
+send("sleep 30\n")
+send("\x03")            # Ctrl-C ends the foreground job, not cordon
 send("echo done-$((6*7))\n")
 send("exit\n")
 out = b""
