@@ -145,7 +145,8 @@ static int enforce(const struct policy *p, const struct feature_set *fs,
 	if (!ret && abi >= 1)
 		ret = landlock_apply(p, abi, err, sizeof(err));
 	if (!ret && feature_layer_ok(fs, "seccomp"))
-		ret = sysfilter_apply(p, err, sizeof(err));
+		ret = sysfilter_apply(p, feature_layer_ok(fs, "pid"), err,
+				      sizeof(err));
 	if (!ret)
 		ret = caps_drop(err, sizeof(err));
 	if (ret) {

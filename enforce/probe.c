@@ -168,7 +168,8 @@ static int sandbox_self(struct ctx *c, const struct feature_set *fs)
 	if (c->abi >= 1 && landlock_apply(&c->policy, c->abi, err, sizeof(err)))
 		return -1;
 	if (feature_layer_ok(fs, "seccomp") &&
-	    sysfilter_apply(&c->policy, err, sizeof(err)))
+	    sysfilter_apply(&c->policy, feature_layer_ok(fs, "pid"), err,
+			    sizeof(err)))
 		return -1;
 	return 0;
 }

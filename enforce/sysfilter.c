@@ -18,9 +18,10 @@
  *    back to clone), where a user namespace would hand the command
  *    capabilities over its own mounts;
  *  - open_by_handle_at (EPERM), which opens a file without a path;
- *  - the limits and priority of other processes: prlimit64 with new
- *    limits, setpriority, ioprio_set and sched_set* on anything but
- *    the caller itself (EPERM);
+ *  - without a PID namespace of its own (--best-effort on a host that
+ *    forbids it), the limits and priority of other processes: prlimit64
+ *    with new limits, setpriority, ioprio_set and sched_set* on anything
+ *    but the caller itself (EPERM);
  *  - every system call of another ABI (32-bit int 0x80, x32) kills the
  *    process: the filter and Landlock's callers are written for x86-64.
  * The filter is built with libseccomp.
@@ -174,7 +175,7 @@ static int prio_self_only(scmp_filter_ctx ctx)
 	return ret;
 }
 
-static int harden(scmp_filter_ctx ctx)
+static int harden(scmp_filter_ctx ctx, bool own_pidns)
 {
 	int ret;
 
@@ -197,17 +198,19 @@ static int harden(scmp_filter_ctx ctx)
 		if (ret)
 			return ret;
 	}
-	/* prlimit64 setting another process's limits (pid 0 is the
-	 * caller: setrlimit).  Landlock leaves it to the uid check. */
-	ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64),
-			       2, SCMP_A0(SCMP_CMP_NE, 0),
-			       SCMP_A2(SCMP_CMP_NE, 0));
-	if (ret)
-		return ret;
-	/* The priority of other processes: only the caller's own. */
-	ret = prio_self_only(ctx);
-	if (ret)
-		return ret;
+	/* Without a PID namespace of its own, the command could name the
+	 * processes outside: prlimit64 with new limits and the priority
+	 * calls only on the caller itself (pid 0).  Landlock leaves them to
+	 * the uid check. */
+	if (!own_pidns) {
+		ret = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64), 2,
+			SCMP_A0(SCMP_CMP_NE, 0), SCMP_A2(SCMP_CMP_NE, 0));
+		if (!ret)
+			ret = prio_self_only(ctx);
+		if (ret)
+			return ret;
+	}
 	/* clone() with any CLONE_NEW* flag makes a namespace. */
 	for (size_t i = 0; i < sizeof(ns_flags) / sizeof(ns_flags[0]); i++) {
 		ret = seccomp_rule_add(
@@ -219,7 +222,7 @@ static int harden(scmp_filter_ctx ctx)
 	return 0;
 }
 
-static int build(scmp_filter_ctx ctx, const struct policy *p)
+static int build(scmp_filter_ctx ctx, const struct policy *p, bool own_pidns)
 {
 	bool all = p->net == NET_OFF;
 	int ret;
@@ -229,7 +232,7 @@ static int build(scmp_filter_ctx ctx, const struct policy *p)
 	ret = seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH,
 			       SCMP_ACT_KILL_PROCESS);
 	if (!ret)
-		ret = harden(ctx);
+		ret = harden(ctx, own_pidns);
 	if (ret || p->net == NET_ON)
 		return ret;
 	ret = deny_family(ctx, AF_INET, all);
@@ -242,7 +245,8 @@ static int build(scmp_filter_ctx ctx, const struct policy *p)
 	return ret;
 }
 
-int sysfilter_apply(const struct policy *p, char *err, size_t errlen)
+int sysfilter_apply(const struct policy *p, bool own_pidns, char *err,
+		    size_t errlen)
 {
 	scmp_filter_ctx ctx;
 	int ret;
@@ -252,7 +256,7 @@ int sysfilter_apply(const struct policy *p, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot create a seccomp filter");
 		return -ENOMEM;
 	}
-	ret = build(ctx, p);
+	ret = build(ctx, p, own_pidns);
 	if (!ret)
 		ret = seccomp_load(ctx);
 	if (ret)

@@ -188,11 +188,24 @@ test_escape_limits_and_priority_of_outside_processes() {
 	cordon --no-shim -- renice -n 7 -p "$victim"
 	assert_status_not 0
 	[ "$(ps -o ni= -p "$victim" | tr -d ' ')" = 0 ] || fail "renice reached it"
-	# the command's own limits and priority still work
-	cordon --no-shim -- sh -c 'ulimit -n 64 && ulimit -n && nice -n 3 sh -c "ps -o ni= -p \$\$"'
+	# without its own PID namespace (a host that forbids it, with
+	# --best-effort), seccomp still keeps the command to itself
+	"$HELPERS/nolandlock" --no-namespaces -- "$CORDON" --best-effort --no-shim -- \
+		"$HELPERS/escape" prlimit "$victim" 64 > "$T/stdout" 2> "$T/stderr"
+	assert_stdout_has "^fail EPERM$"
+	"$HELPERS/nolandlock" --no-namespaces -- "$CORDON" --best-effort --no-shim -- \
+		"$HELPERS/escape" setprio "$victim" 7 > "$T/stdout" 2> "$T/stderr"
+	assert_stdout_has "^fail EPERM$"
+	[ "$(grep 'Max open files' "/proc/$victim/limits")" = "$before" ] ||
+		fail "the limit of the process outside changed"
+	[ "$(ps -o ni= -p "$victim" | tr -d ' ')" = 0 ] || fail "its priority changed"
+	# the command's own limits and priority still work, its children's too
+	cordon --no-shim -- sh -c 'ulimit -n 64 && ulimit -n && nice -n 3 sh -c "ps -o ni= -p \$\$" || exit 1
+		sleep 5 & renice -n 5 -p $! > /dev/null && ps -o ni= -p $!; kill $!'
 	assert_status 0
 	assert_stdout_has '^64$'
 	assert_stdout_has '^ *3$'
+	assert_stdout_has '^ *5$'
 	# twins
 	esc plain prlimit "$victim" 64
 	assert_status 0
