@@ -34,7 +34,8 @@ CFLAGS += $(SAN)
 LDFLAGS += $(SAN)
 
 # Shared logic: linked into the launcher and (built -fPIC) into the shim.
-SHARED_SRCS = shim/path.c shim/policy.c shim/env.c shim/snapshot.c shim/strbuf.c
+SHARED_SRCS = shim/path.c shim/policy.c shim/env.c shim/snapshot.c shim/strbuf.c \
+	shim/rule.c
 ENFORCE_SRCS = $(filter-out enforce/main.c,$(wildcard enforce/*.c))
 CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
 LIBS = -lseccomp -ljansson -lcap-ng

@@ -17,6 +17,8 @@
 const char cli_usage[] =
 	"usage: cordon [OPTIONS] [--] COMMAND [ARGS...]\n"
 	"       cordon probe [--json]\n"
+	"       cordon explain [--read|--write|--exec|--connect] PATH... "
+	"[OPTIONS]\n"
 	"\n"
 	"Run COMMAND so that it can touch only what it was granted.\n"
 	"\n"
@@ -320,6 +322,51 @@ static int bad_option(char **argv, int opt, char *err, size_t errlen)
 	return fail(err, errlen, "unknown option '%s'", word);
 }
 
+/*
+ * cordon explain [--read|--write|--exec|--connect] PATH... [OPTIONS]: the
+ * access asked about (read by default), then the paths (or ports), then
+ * the policy options as for a run.  Leaves argv at the options.
+ */
+static int explain_args(struct cli *c, int *argc, char ***argv, char *err,
+			size_t errlen)
+{
+	static const struct {
+		const char *flag;
+		unsigned int need;
+	} access[] = { { "--read", RIGHT_R },
+		       { "--write", RIGHT_W },
+		       { "--exec", RIGHT_X },
+		       { "--connect", 0 } };
+	char **v = *argv + 2;
+	int n = *argc - 2;
+
+	c->cmd = CMD_EXPLAIN;
+	c->explain_need = RIGHT_R;
+	for (size_t i = 0; n > 0 && i < sizeof(access) / sizeof(access[0]);
+	     i++) {
+		if (strcmp(v[0], access[i].flag) == 0) {
+			c->explain_need = access[i].need;
+			c->explain_connect = access[i].need == 0;
+			v++;
+			n--;
+			break;
+		}
+	}
+	c->explain_args = v;
+	while (n > 0 && v[0][0] != '-') {
+		c->nexplain++;
+		v++;
+		n--;
+	}
+	if (c->nexplain == 0)
+		return fail(err, errlen, "explain: no %s given",
+			    c->explain_connect ? "port" : "path");
+	/* getopt sees "explain" as argv[0] and the options after it */
+	*argv = v - 1;
+	*argc = n + 1;
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 {
 	int opt, ret;
@@ -330,6 +377,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		c->cmd = CMD_PROBE;
 		argc--;
 		argv++;
+	} else if (argc > 1 && strcmp(argv[1], "explain") == 0) {
+		ret = explain_args(c, &argc, &argv, err, errlen);
+		if (ret)
+			return ret;
 	}
 	optind = 0; /* full reinitialisation: cli_parse may run twice */
 	opterr = 0;
@@ -342,8 +393,9 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			return ret;
 	}
 	c->argv = argv + optind;
-	if (c->cmd == CMD_PROBE && optind < argc)
-		return fail(err, errlen, "probe takes no command: '%s'",
+	if ((c->cmd == CMD_PROBE || c->cmd == CMD_EXPLAIN) && optind < argc)
+		return fail(err, errlen, "%s takes no command: '%s'",
+			    c->cmd == CMD_PROBE ? "probe" : "explain",
 			    argv[optind]);
 	if (c->cmd == CMD_RUN && optind >= argc)
 		return fail(err, errlen, "no command given");

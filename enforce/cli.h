@@ -12,6 +12,7 @@
 enum cli_cmd {
 	CMD_RUN,
 	CMD_PROBE,
+	CMD_EXPLAIN,
 	CMD_HELP,
 	CMD_VERSION,
 };
@@ -40,6 +41,11 @@ struct cli {
 	size_t nreqs;
 	struct policy policy; /* net, env and flags; roots come later */
 	char **argv;	      /* the command, NULL-terminated */
+	/* cordon explain: the access asked about and the paths (ports) */
+	unsigned int explain_need; /* RIGHT_*; 0 with explain_connect */
+	bool explain_connect;
+	char **explain_args;
+	size_t nexplain;
 };
 
 /**

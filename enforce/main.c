@@ -15,6 +15,7 @@
 #include "caps.h"
 #include "cli.h"
 #include "env.h"
+#include "explain.h"
 #include "landlock.h"
 #include "ns.h"
 #include "probe.h"
@@ -297,6 +298,8 @@ int main(int argc, char **argv)
 		return 0;
 	case CMD_PROBE:
 		return probe_run(&c);
+	case CMD_EXPLAIN:
+		return explain_run(&c);
 	case CMD_RUN:
 		break;
 	}

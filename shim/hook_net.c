@@ -80,22 +80,6 @@ static bool unix_path(const struct sockaddr_storage *ss, socklen_t len,
 	return true;
 }
 
-static bool has_port(const uint16_t *ports, size_t n, unsigned int port)
-{
-	for (size_t i = 0; i < n; i++)
-		if (ports[i] == port)
-			return true;
-	return false;
-}
-
-static bool port_allowed(const struct policy *p, enum net_use use,
-			 unsigned int port)
-{
-	if (use == NET_USE_BIND)
-		return has_port(p->bind_ports, p->nbind, port);
-	return has_port(p->connect_ports, p->nconnect, port);
-}
-
 static long sockopt(int fd, int name, int *val, socklen_t *len)
 {
 	return syscall(SYS_getsockopt, fd, SOL_SOCKET, name, val, len);
@@ -140,7 +124,7 @@ static int inet_check(const char *name, enum net_use use, int fd,
 		d.why = NET_WHY_OFF;
 	else if (!d.tcp)
 		d.why = NET_WHY_NOT_TCP;
-	else if (port_allowed(p, use, port))
+	else if (policy_tcp_allowed(p, use == NET_USE_BIND, port))
 		return 0;
 	else
 		d.why = NET_WHY_PORT;

@@ -110,3 +110,21 @@ const char *const policy_rw_devices[] = {
 	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
 	"/dev/tty",  "/dev/ptmx", "/dev/pts",  NULL,
 };
+
+static bool has_port(const uint16_t *ports, size_t n, unsigned int port)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ports[i] == port)
+			return true;
+	return false;
+}
+
+bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port)
+{
+	if (p->net == NET_ON)
+		return true;
+	if (p->net == NET_OFF)
+		return false;
+	return bind ? has_port(p->bind_ports, p->nbind, port)
+		    : has_port(p->connect_ports, p->nconnect, port);
+}

@@ -85,6 +85,10 @@ int policy_add_root(struct policy *p, const char *path, unsigned int rights,
  */
 unsigned int policy_rights(const struct policy *p, const char *path);
 
+/* May TCP @port be connected to (or bound, with @bind)?  The network
+ * on, or the port in the --connect (--bind) list. */
+bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port);
+
 /**
  * policy_is_visible - true when @path has some right, or lies on the way
  * to a root (an ancestor of one): a stat there reveals nothing hidden.

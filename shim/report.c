@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "shim.h"
+#include "rule.h"
 #include "strbuf.h"
 
 #define SEEN_SLOTS 1024
@@ -63,139 +64,6 @@ static bool first_time(unsigned long h)
 	return true; /* the table is full: say it again, never lose it */
 }
 
-static const char *right_word(unsigned int need)
-{
-	if (need & RIGHT_W)
-		return "write";
-	if (need & RIGHT_X)
-		return "exec";
-	return need ? "read" : "see";
-}
-
-static const char *right_flag(unsigned int need)
-{
-	if (need & RIGHT_W)
-		return "--write";
-	if (need & RIGHT_X)
-		return "--exec";
-	return "--read";
-}
-
-/* The same, for the shim used alone (shim/standalone.c). */
-static const char *right_var(unsigned int need)
-{
-	if (need & RIGHT_W)
-		return "CORDON_WRITE";
-	if (need & RIGHT_X)
-		return "CORDON_EXEC";
-	return "CORDON_READ";
-}
-
-/* The most specific root containing @path, or NULL. */
-static const struct root *closest_root(const char *path)
-{
-	const struct root *best = NULL;
-
-	for (size_t i = 0; i < shim.policy.nroots; i++) {
-		const struct root *r = &shim.policy.roots[i];
-
-		if (r->is_dir && path_is_within(path, r->path) &&
-		    (!best || strlen(r->path) > strlen(best->path)))
-			best = r;
-	}
-	return best;
-}
-
-/* Is @r worth naming in a message?  Devices and pseudo-filesystems are
- * defaults nobody asks about; a root inside one already named is noise. */
-static bool worth_naming(const struct root *r, unsigned int need, bool user)
-{
-	static const char *const quiet[] = { "/dev", "/proc", "/sys", NULL };
-
-	if (!r->is_dir || (r->rights & need) != need ||
-	    (r->origin == ORIGIN_USER) != user)
-		return false;
-	for (size_t i = 0; quiet[i]; i++)
-		if (path_is_within(r->path, quiet[i]))
-			return false;
-	for (size_t i = 0; i < shim.policy.nroots; i++) {
-		const struct root *o = &shim.policy.roots[i];
-
-		if (o != r && o->is_dir && (o->rights & need) == need &&
-		    strcmp(o->path, r->path) != 0 &&
-		    path_is_within(r->path, o->path))
-			return false;
-	}
-	return true;
-}
-
-/* The roots granting @need: the user's first, at most three. */
-static void put_roots_with(struct strbuf *sb, unsigned int need)
-{
-	size_t shown = 0, more = 0;
-
-	for (int user = 1; user >= 0; user--) {
-		for (size_t i = 0; i < shim.policy.nroots; i++) {
-			const struct root *r = &shim.policy.roots[i];
-
-			if (!worth_naming(r, need, user))
-				continue;
-			if (shown == 3) {
-				more++;
-				continue;
-			}
-			sb_puts(sb, shown++ ? ", " : " ");
-			sb_puts(sb, r->path);
-		}
-	}
-	if (more)
-		sb_puts(sb, ", ...");
-	if (!shown)
-		sb_puts(sb, ": there are none");
-}
-
-static void put_rule(struct strbuf *sb, const struct op *op,
-		     const char *resolved)
-{
-	const struct root *r = closest_root(resolved);
-	char rights[4];
-
-	if (r) {
-		sb_puts(sb, r->path);
-		sb_puts(sb, " is granted ");
-		sb_puts(sb, policy_rights_str(r->rights, rights));
-		sb_puts(sb, " only");
-		return;
-	}
-	sb_puts(sb, "outside the ");
-	sb_puts(sb, op->need & RIGHT_W	 ? "writable"
-		    : op->need & RIGHT_X ? "executable"
-					 : "readable");
-	sb_puts(sb, " roots");
-	put_roots_with(sb, op->need ? op->need : RIGHT_R);
-}
-
-/* What to grant: the path itself, or for a new file the nearest
- * existing directory above it (a root must exist). */
-static void put_grant(struct strbuf *sb, const char *resolved)
-{
-	char dir[PATH_BUF];
-	struct strbuf d = STRBUF(dir, sizeof(dir));
-	char *slash;
-
-	if (path_exists(resolved)) {
-		sb_puts(sb, resolved);
-		return;
-	}
-	sb_puts(&d, resolved);
-	while ((slash = strrchr(dir, '/')) && slash != dir) {
-		*slash = '\0';
-		if (path_exists(dir))
-			break;
-	}
-	sb_puts(sb, slash == dir ? "/" : dir);
-}
-
 static void write_line(const struct op *op, const char *resolved,
 		       const char *rule, const char *layer)
 {
@@ -203,7 +71,7 @@ static void write_line(const struct op *op, const char *resolved,
 	struct strbuf sb = STRBUF(line, sizeof(line));
 
 	sb_puts(&sb, "cordon: denied ");
-	sb_puts(&sb, right_word(op->need));
+	sb_puts(&sb, rule_word(op->need));
 	sb_puts(&sb, " ");
 	sb_puts(&sb, op->path);
 	if (strcmp(op->path, resolved) != 0) {
@@ -217,14 +85,14 @@ static void write_line(const struct op *op, const char *resolved,
 	sb_puts(&sb, rule);
 	if (shim.extra.standalone) {
 		sb_puts(&sb, "); allow by adding ");
-		put_grant(&sb, resolved);
+		rule_put_grant(&sb, resolved);
 		sb_puts(&sb, " to ");
-		sb_puts(&sb, right_var(op->need));
+		sb_puts(&sb, rule_var(op->need));
 	} else {
 		sb_puts(&sb, "); allow with ");
-		sb_puts(&sb, right_flag(op->need));
+		sb_puts(&sb, rule_flag(op->need));
 		sb_puts(&sb, " ");
-		put_grant(&sb, resolved);
+		rule_put_grant(&sb, resolved);
 	}
 	if (sb.full)
 		sb.len = sizeof(line) - 2;
@@ -242,7 +110,7 @@ void report_denial(const struct op *op, const char *resolved, const char *layer)
 	char rule[RULE_MAX];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
 
-	put_rule(&sb, op, resolved);
+	rule_put(&sb, &shim.policy, op->need, resolved);
 	if (report_first_time(op->name, op->need, resolved))
 		write_line(op, resolved, rule, layer);
 	audit_record(op, resolved, rule, layer);

@@ -19,11 +19,11 @@
 
 #include "net.h"
 #include "shim.h"
+#include "rule.h"
 #include "strbuf.h"
 
-#define LINE_MAX_   1024
-#define RULE_MAX    512
-#define PORTS_SHOWN 8
+#define LINE_MAX_ 1024
+#define RULE_MAX  512
 
 unsigned int net_port(const struct sockaddr_storage *ss)
 {
@@ -130,41 +130,13 @@ void net_addr_str(const struct sockaddr_storage *ss, char out[NET_ADDR_MAX])
 	sb_uint(&sb, net_port(ss));
 }
 
-static void put_ports(struct strbuf *sb, const uint16_t *ports, size_t n)
-{
-	for (size_t i = 0; i < n && i < PORTS_SHOWN; i++) {
-		sb_puts(sb, i ? ", " : " ");
-		sb_uint(sb, ports[i]);
-	}
-	if (n > PORTS_SHOWN)
-		sb_puts(sb, ", ...");
-}
-
 static void put_rule(struct strbuf *sb, const struct net_denial *d)
 {
-	const struct policy *p = &shim.policy;
-	bool bind = d->use == NET_USE_BIND;
-	const char *kind = bind ? "bind" : "connect";
-
-	if (d->why == NET_WHY_OFF) {
-		sb_puts(sb, "network is off");
-	} else if (d->why == NET_WHY_NOT_TCP) {
+	if (d->why == NET_WHY_NOT_TCP)
 		sb_puts(sb, "not a TCP socket; only TCP ports are allowed");
-	} else if (bind ? p->nbind == 0 : p->nconnect == 0) {
-		sb_puts(sb, "no TCP ");
-		sb_puts(sb, kind);
-		sb_puts(sb, " port is allowed");
-	} else {
-		sb_puts(sb, "TCP port ");
-		sb_uint(sb, net_port(d->addr));
-		sb_puts(sb, " is not among the ");
-		sb_puts(sb, kind);
-		sb_puts(sb, " ports");
-		if (bind)
-			put_ports(sb, p->bind_ports, p->nbind);
-		else
-			put_ports(sb, p->connect_ports, p->nconnect);
-	}
+	else
+		rule_put_tcp(sb, &shim.policy, d->use == NET_USE_BIND,
+			     net_port(d->addr));
 }
 
 static const char *verb(enum net_use use)

@@ -77,3 +77,20 @@ Test(policy, rights_strings)
 	cr_assert_str_eq(policy_rights_str(RIGHT_R | RIGHT_X, b), "rx");
 	cr_assert_str_eq(policy_rights_str(0, b), "-");
 }
+
+Test(policy, tcp_ports)
+{
+	cr_assert(!policy_tcp_allowed(&p, false, 443)); /* network off */
+	p.net = NET_PORTS;
+	p.connect_ports[0] = 443;
+	p.nconnect = 1;
+	p.bind_ports[0] = 8000;
+	p.nbind = 1;
+	cr_assert(policy_tcp_allowed(&p, false, 443));
+	cr_assert(!policy_tcp_allowed(&p, false, 80));
+	cr_assert(!policy_tcp_allowed(&p, true, 443));
+	cr_assert(policy_tcp_allowed(&p, true, 8000));
+	p.net = NET_ON;
+	cr_assert(policy_tcp_allowed(&p, false, 80));
+	cr_assert(policy_tcp_allowed(&p, true, 1));
+}

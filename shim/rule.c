@@ -1,0 +1,177 @@
+/*
+ * rule.c - why the policy refuses a path, and what would allow it: the
+ * words of the shim's denial lines and of `cordon explain`, one
+ * implementation for both layers.  Allocates nothing; async-signal-safe
+ * (the shim calls it between vfork and exec).
+ */
+#include <string.h>
+
+#include "path.h"
+#include "rule.h"
+
+const char *rule_word(unsigned int need)
+{
+	if (need & RIGHT_W)
+		return "write";
+	if (need & RIGHT_X)
+		return "exec";
+	return need ? "read" : "see";
+}
+
+const char *rule_flag(unsigned int need)
+{
+	if (need & RIGHT_W)
+		return "--write";
+	if (need & RIGHT_X)
+		return "--exec";
+	return "--read";
+}
+
+const char *rule_var(unsigned int need)
+{
+	if (need & RIGHT_W)
+		return "CORDON_WRITE";
+	if (need & RIGHT_X)
+		return "CORDON_EXEC";
+	return "CORDON_READ";
+}
+
+const struct root *rule_closest_root(const struct policy *p, const char *path)
+{
+	const struct root *best = NULL;
+
+	for (size_t i = 0; i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+
+		if (r->is_dir && path_is_within(path, r->path) &&
+		    (!best || strlen(r->path) > strlen(best->path)))
+			best = r;
+	}
+	return best;
+}
+
+/* Is @r worth naming in a message?  Devices and pseudo-filesystems are
+ * defaults nobody asks about; a root inside one already named is noise. */
+static bool worth_naming(const struct policy *p, const struct root *r,
+			 unsigned int need, bool user)
+{
+	static const char *const quiet[] = { "/dev", "/proc", "/sys", NULL };
+
+	if (!r->is_dir || (r->rights & need) != need ||
+	    (r->origin == ORIGIN_USER) != user)
+		return false;
+	for (size_t i = 0; quiet[i]; i++)
+		if (path_is_within(r->path, quiet[i]))
+			return false;
+	for (size_t i = 0; i < p->nroots; i++) {
+		const struct root *o = &p->roots[i];
+
+		if (o != r && o->is_dir && (o->rights & need) == need &&
+		    strcmp(o->path, r->path) != 0 &&
+		    path_is_within(r->path, o->path))
+			return false;
+	}
+	return true;
+}
+
+/* The roots granting @need: the user's first, at most three. */
+static void put_roots_with(struct strbuf *sb, const struct policy *p,
+			   unsigned int need)
+{
+	size_t shown = 0, more = 0;
+
+	for (int user = 1; user >= 0; user--) {
+		for (size_t i = 0; i < p->nroots; i++) {
+			const struct root *r = &p->roots[i];
+
+			if (!worth_naming(p, r, need, user))
+				continue;
+			if (shown == 3) {
+				more++;
+				continue;
+			}
+			sb_puts(sb, shown++ ? ", " : " ");
+			sb_puts(sb, r->path);
+		}
+	}
+	if (more)
+		sb_puts(sb, ", ...");
+	if (!shown)
+		sb_puts(sb, ": there are none");
+}
+
+void rule_put(struct strbuf *sb, const struct policy *p, unsigned int need,
+	      const char *resolved)
+{
+	const struct root *r = rule_closest_root(p, resolved);
+	char rights[4];
+
+	if (r) {
+		sb_puts(sb, r->path);
+		sb_puts(sb, " is granted ");
+		sb_puts(sb, policy_rights_str(r->rights, rights));
+		sb_puts(sb, " only");
+		return;
+	}
+	sb_puts(sb, "outside the ");
+	sb_puts(sb, need & RIGHT_W   ? "writable"
+		    : need & RIGHT_X ? "executable"
+				     : "readable");
+	sb_puts(sb, " roots");
+	put_roots_with(sb, p, need ? need : RIGHT_R);
+}
+
+void rule_put_grant(struct strbuf *sb, const char *resolved)
+{
+	char dir[PATH_BUF];
+	struct strbuf d = STRBUF(dir, sizeof(dir));
+	char *slash;
+
+	if (path_exists(resolved)) {
+		sb_puts(sb, resolved);
+		return;
+	}
+	sb_puts(&d, resolved);
+	while ((slash = strrchr(dir, '/')) && slash != dir) {
+		*slash = '\0';
+		if (path_exists(dir))
+			break;
+	}
+	sb_puts(sb, slash == dir ? "/" : dir);
+}
+
+#define PORTS_SHOWN 8
+
+static void put_ports(struct strbuf *sb, const uint16_t *ports, size_t n)
+{
+	for (size_t i = 0; i < n && i < PORTS_SHOWN; i++) {
+		sb_puts(sb, i ? ", " : " ");
+		sb_uint(sb, ports[i]);
+	}
+	if (n > PORTS_SHOWN)
+		sb_puts(sb, ", ...");
+}
+
+void rule_put_tcp(struct strbuf *sb, const struct policy *p, bool bind,
+		  unsigned int port)
+{
+	const char *kind = bind ? "bind" : "connect";
+
+	if (p->net == NET_OFF) {
+		sb_puts(sb, "network is off");
+	} else if (bind ? p->nbind == 0 : p->nconnect == 0) {
+		sb_puts(sb, "no TCP ");
+		sb_puts(sb, kind);
+		sb_puts(sb, " port is allowed");
+	} else {
+		sb_puts(sb, "TCP port ");
+		sb_uint(sb, port);
+		sb_puts(sb, " is not among the ");
+		sb_puts(sb, kind);
+		sb_puts(sb, " ports");
+		if (bind)
+			put_ports(sb, p->bind_ports, p->nbind);
+		else
+			put_ports(sb, p->connect_ports, p->nconnect);
+	}
+}

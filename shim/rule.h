@@ -1,0 +1,43 @@
+/*
+ * rule.h - why the policy refuses a path, and what would allow it, in
+ * the words of the denial lines; shared by the shim and the launcher.
+ */
+#ifndef CORDON_RULE_H
+#define CORDON_RULE_H
+
+#include "policy.h"
+#include "strbuf.h"
+
+/* "read", "write", "exec", or "see" (@need 0). */
+const char *rule_word(unsigned int need);
+
+/* The option that grants @need: "--read", "--write", "--exec". */
+const char *rule_flag(unsigned int need);
+
+/* The same for the shim used alone: "CORDON_READ", ... */
+const char *rule_var(unsigned int need);
+
+/* The most specific directory root of @p containing @path, or NULL. */
+const struct root *rule_closest_root(const struct policy *p, const char *path);
+
+/**
+ * rule_put - why @p does not grant @need on the canonical @resolved:
+ * "/etc is granted rx only", or "outside the writable roots /tmp, ..."
+ * (the user's roots first, at most three).
+ */
+void rule_put(struct strbuf *sb, const struct policy *p, unsigned int need,
+	      const char *resolved);
+
+/**
+ * rule_put_grant - the path to name in the option that would allow it:
+ * @resolved itself, or for a path that does not exist yet the nearest
+ * existing directory above it (a root must exist).
+ */
+void rule_put_grant(struct strbuf *sb, const char *resolved);
+
+/* Why @p refuses TCP (@bind or connect) to @port: "network is off",
+ * "TCP port 80 is not among the connect ports 443, 8080". */
+void rule_put_tcp(struct strbuf *sb, const struct policy *p, bool bind,
+		  unsigned int port);
+
+#endif
