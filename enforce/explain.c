@@ -33,6 +33,7 @@ static const struct root *granting(const struct policy *p, const char *path,
 		const struct root *r = &p->roots[i];
 
 		if ((r->rights & need) == need &&
+		    r->origin != ORIGIN_PROTECTED &&
 		    path_is_within(path, r->path) &&
 		    (!best || strlen(r->path) > strlen(best->path)))
 			best = r;
@@ -62,7 +63,9 @@ static bool explain_path(const struct policy *p, unsigned int need,
 		       strerror(-ret));
 		return false;
 	}
-	r = granting(p, resolved, need);
+	r = (policy_rights(p, resolved) & need) == need
+		    ? granting(p, resolved, need)
+		    : NULL;
 	if (r) {
 		printf("allowed %s ", rule_word(need));
 		print_path(given, resolved);

@@ -177,6 +177,11 @@ static int prepare_shim(struct cli *c, char **envp, size_t cap,
 	ret = policy_add_root(p, lib, RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, false);
 	if (!ret)
 		ret = supervise_prepare(sup, c->log, err, sizeof(err));
+	/* cordon's own files, where a writable root holds them */
+	if (!ret)
+		ret = roots_protect(p, lib);
+	if (!ret)
+		ret = roots_protect(p, sup->logpath);
 	if (ret == -ENOMEM || ret == -E2BIG)
 		snprintf(err, sizeof(err), "cannot grant '%s': %s", lib,
 			 strerror(-ret));

@@ -17,6 +17,11 @@
  *  - Processes: in a PID namespace with its own /proc, processes
  *    outside have no pid the command can name (cmdline, renice,
  *    prlimit, kill) and are not listed.
+ *  - Protected paths (.git/hooks, .git/config, shell startup files,
+ *    cordon's own files) inside writable roots: Landlock cannot take a
+ *    right back below a root, a read-only bind mount can; the .git
+ *    above a protected hook directory is pinned as a mount point, so
+ *    that it cannot be renamed away and replaced.
  * Paths stay where they are: what Landlock refuses is still refused
  * with EACCES and explained by the shim.
  *
@@ -91,6 +96,7 @@ void ns_features(const struct policy *p, struct feature_set *s)
 		{ "mount", "metadata of files outside the writable roots" },
 		{ "mount", "programs mapped from non-exec roots" },
 		{ "mount", "UNIX sockets of processes outside" },
+		{ "mount", "protected paths in writable roots" },
 		{ "pid", "processes outside (/proc, pids)" },
 	};
 	bool ok = can_unshare();
@@ -203,15 +209,65 @@ static bool under_proc(const char *path)
 	return path_is_within(path, "/proc");
 }
 
-/* Roots, shortest path first: a parent's flags are set before a
- * nested root's, so that the nested one (a union of rights) wins. */
+/* A mount the namespace makes: a root granting write or execute, a
+ * protected path, or a pin (the .git above a protected hook directory:
+ * a mount point cannot be renamed, so no other .git can take its
+ * place). */
+struct entry {
+	const char *path;
+	unsigned int rights;
+	bool protect;
+};
+
+/* Shortest path first: a parent's flags are set before a nested one's,
+ * so that the nested one (a union of rights, or a protection) wins. */
 static int by_length(const void *a, const void *b)
 {
-	const struct root *x = *(const struct root *const *)a;
-	const struct root *y = *(const struct root *const *)b;
+	const struct entry *x = a, *y = b;
 	size_t lx = strlen(x->path), ly = strlen(y->path);
 
-	return lx < ly ? -1 : lx > ly;
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	/* the same path: the protection first, a --write lifting it after */
+	return (int)y->protect - (int)x->protect;
+}
+
+/* The .git directory above a protected .git/hooks or .git/config. */
+static bool git_pin(const char *path, char out[PATH_BUF])
+{
+	const char *git = strstr(path, "/.git/");
+
+	if (!git || strchr(git + 6, '/') ||
+	    (size_t)(git - path) + 5 >= PATH_BUF)
+		return false;
+	memcpy(out, path, (size_t)(git - path) + 5);
+	out[git - path + 5] = '\0';
+	return true;
+}
+
+static size_t collect(const struct policy *p, struct entry *e,
+		      char pins[][PATH_BUF])
+{
+	size_t n = 0, npins = 0;
+
+	for (size_t i = 0; i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+		bool prot = r->origin == ORIGIN_PROTECTED;
+
+		if (under_proc(r->path) ||
+		    (!prot && !(r->rights & (RIGHT_W | RIGHT_X))))
+			continue;
+		e[n++] = (struct entry){ r->path, r->rights, prot };
+		if (prot && npins < POLICY_MAX_ROOTS &&
+		    git_pin(r->path, pins[npins])) {
+			e[n++] = (struct entry){ pins[npins],
+						 policy_rights(p, pins[npins]),
+						 false };
+			npins++;
+		}
+	}
+	qsort(e, n, sizeof(e[0]), by_length);
+	return n;
 }
 
 static const struct policy *masking;
@@ -304,9 +360,10 @@ static int mount_clear(const char *path, unsigned long long clr)
 static int setup_mounts(const struct policy *p, const char *keep, char *err,
 			size_t errlen)
 {
-	const struct root *sorted[POLICY_MAX_ROOTS];
+	static struct entry e[2 * POLICY_MAX_ROOTS];
+	static char pins[POLICY_MAX_ROOTS][PATH_BUF];
 	char cwd[PATH_BUF];
-	size_t n = 0;
+	size_t n;
 	const char *step = "make the mounts private";
 
 	if (!getcwd(cwd, sizeof(cwd)))
@@ -323,16 +380,11 @@ static int setup_mounts(const struct policy *p, const char *keep, char *err,
 		step = "cover the sockets of processes outside";
 		goto fail;
 	}
-	for (size_t i = 0; i < p->nroots; i++)
-		if (!under_proc(p->roots[i].path))
-			sorted[n++] = &p->roots[i];
-	qsort(sorted, n, sizeof(sorted[0]), by_length);
+	n = collect(p, e, pins);
 	for (size_t i = 0; i < n; i++) {
-		if (!(sorted[i]->rights & (RIGHT_W | RIGHT_X)))
-			continue;
-		step = sorted[i]->path;
-		if (mount(sorted[i]->path, sorted[i]->path, NULL,
-			  MS_BIND | MS_REC, NULL) < 0 &&
+		step = e[i].path;
+		if (mount(e[i].path, e[i].path, NULL, MS_BIND | MS_REC, NULL) <
+			    0 &&
 		    errno != ENOENT)
 			goto fail;
 	}
@@ -342,13 +394,17 @@ static int setup_mounts(const struct policy *p, const char *keep, char *err,
 	for (size_t i = 0; i < n; i++) {
 		unsigned long long clr = 0;
 
-		if (sorted[i]->rights & RIGHT_W)
+		if ((e[i].rights & RIGHT_W) && !e[i].protect)
 			clr |= MOUNT_ATTR_RDONLY;
-		if (sorted[i]->rights & RIGHT_X)
+		if (e[i].rights & RIGHT_X)
 			clr |= MOUNT_ATTR_NOEXEC;
-		step = sorted[i]->path;
-		if (clr && mount_clear(sorted[i]->path, clr) < 0 &&
+		step = e[i].path;
+		/* a protected path inside a writable root: read-only again */
+		if (e[i].protect &&
+		    mount_attr(e[i].path, MOUNT_ATTR_RDONLY, 0) < 0 &&
 		    errno != ENOENT)
+			goto fail;
+		if (clr && mount_clear(e[i].path, clr) < 0 && errno != ENOENT)
 			goto fail;
 	}
 	/* The working directory still names the mount under the binds:

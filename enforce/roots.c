@@ -147,6 +147,49 @@ static int add_workspace(struct policy *p, enum cli_mode mode)
 	return ret;
 }
 
+/* What a protected path keeps: its rights less writing. */
+static unsigned int p_rights(const struct policy *p, const char *path)
+{
+	return policy_rights(p, path) & ~RIGHT_W;
+}
+
+/* In every writable directory root: git's hooks and config (a hook
+ * runs outside the sandbox at the next commit); the shell's startup
+ * files; cordon itself. */
+static int protect_defaults(struct policy *p)
+{
+	static const char *const git[] = { ".git/hooks", ".git/config" };
+	char buf[PATH_BUF], self[PATH_BUF];
+	const char *home = roots_home();
+	size_t n = p->nroots;
+	ssize_t len;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < n; i++) {
+		const struct root *r = &p->roots[i];
+
+		if (!r->is_dir || !(r->rights & RIGHT_W))
+			continue;
+		for (size_t j = 0; !ret && j < sizeof(git) / sizeof(git[0]);
+		     j++) {
+			if (snprintf(buf, sizeof(buf), "%s/%s",
+				     strcmp(r->path, "/") ? r->path : "",
+				     git[j]) < (int)sizeof(buf))
+				ret = roots_protect(p, buf);
+		}
+	}
+	for (size_t i = 0; !ret && home && dotfiles[i]; i++)
+		if (snprintf(buf, sizeof(buf), "%s/%s", home, dotfiles[i]) <
+		    (int)sizeof(buf))
+			ret = roots_protect(p, buf);
+	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (!ret && len > 0) {
+		self[len] = '\0';
+		ret = roots_protect(p, self);
+	}
+	return ret;
+}
+
 int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 {
 	int ret = 0;
@@ -172,5 +215,29 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 			return ret;
 		}
 	}
-	return 0;
+	ret = protect_defaults(p);
+	if (ret)
+		snprintf(err, errlen,
+			 "cannot protect the git and shell files: %s",
+			 strerror(-ret));
+	return ret;
+}
+
+int roots_protect(struct policy *p, const char *path)
+{
+	char canon[PATH_BUF];
+	struct stat st;
+
+	if (path_resolve(AT_FDCWD, path, 0, canon) != 0 ||
+	    lstat(canon, &st) < 0)
+		return 0; /* nothing there to protect */
+	if (!(policy_rights(p, canon) & RIGHT_W))
+		return 0; /* not writable anyway */
+	for (size_t i = 0; i < p->nroots; i++)
+		if (p->roots[i].origin == ORIGIN_USER &&
+		    (p->roots[i].rights & RIGHT_W) &&
+		    strcmp(p->roots[i].path, canon) == 0)
+			return 0; /* --write names it: lifted */
+	return policy_add_root(p, canon, p_rights(p, canon), ORIGIN_PROTECTED,
+			       S_ISDIR(st.st_mode));
 }

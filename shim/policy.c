@@ -24,18 +24,49 @@ bool path_is_within(const char *path, const char *root)
 	return path[n] == '\0' || path[n] == '/';
 }
 
+static bool covers(const struct root *r, const char *path)
+{
+	/* A file root covers that file only, as in Landlock. */
+	if (!r->is_dir)
+		return strcmp(path, r->path) == 0;
+	return path_is_within(path, r->path);
+}
+
+/* Does a --write root at or below the protected @prot grant @path? */
+static bool lifted(const struct policy *p, const struct root *prot,
+		   const char *path)
+{
+	for (size_t i = 0; i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+
+		if (r->origin == ORIGIN_USER && (r->rights & RIGHT_W) &&
+		    path_is_within(r->path, prot->path) && covers(r, path))
+			return true;
+	}
+	return false;
+}
+
 unsigned int policy_rights(const struct policy *p, const char *path)
 {
 	unsigned int rights = 0;
+	bool protected = false;
 
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
-		/* A file root covers that file only, as in Landlock. */
-		if (!r->is_dir && strcmp(path, r->path) != 0)
-			continue;
-		if (path_is_within(path, r->path))
+		if (covers(r, path)) {
 			rights |= r->rights;
+			protected |= r->origin == ORIGIN_PROTECTED;
+		}
+	}
+	if (!protected || !(rights & RIGHT_W))
+		return rights;
+	for (size_t i = 0; i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+
+		if (r->origin == ORIGIN_PROTECTED && covers(r, path) &&
+		    !lifted(p, r, path))
+			return rights & ~RIGHT_W;
 	}
 	return rights;
 }
@@ -56,7 +87,10 @@ int policy_add_root(struct policy *p, const char *path, unsigned int rights,
 	for (size_t i = 0; i < p->nroots; i++) {
 		struct root *r = &p->roots[i];
 
-		if (strcmp(r->path, path) == 0) {
+		/* a protected path stays a root of its own */
+		if (strcmp(r->path, path) == 0 &&
+		    (origin == ORIGIN_PROTECTED) ==
+			    (r->origin == ORIGIN_PROTECTED)) {
 			r->rights |= rights;
 			if (origin == ORIGIN_USER)
 				r->origin = ORIGIN_USER;

@@ -27,8 +27,11 @@
 
 /* Where a root came from: decides the wording of messages. */
 enum root_origin {
-	ORIGIN_USER,	/* a --read/--write/--exec flag */
-	ORIGIN_DEFAULT, /* the mode's defaults (system, workspace, temp) */
+	ORIGIN_USER,	  /* a --read/--write/--exec flag */
+	ORIGIN_DEFAULT,	  /* the mode's defaults (system, workspace, temp) */
+	ORIGIN_PROTECTED, /* a path kept from writing inside a writable
+			   * root (.git/hooks, a shell rc file, cordon's
+			   * own files); its rights are what it keeps */
 };
 
 struct root {
@@ -79,7 +82,9 @@ int policy_add_root(struct policy *p, const char *path, unsigned int rights,
 		    enum root_origin origin, bool is_dir);
 
 /**
- * policy_rights - the union of the rights of every root containing @path.
+ * policy_rights - the union of the rights of every root containing @path,
+ * less the write right inside a protected root, unless a --write root
+ * at or below the protected path grants it.
  * @path is absolute and canonical (see path_resolve()).
  * Async-signal-safe; allocates nothing.
  */

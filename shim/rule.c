@@ -43,8 +43,11 @@ const struct root *rule_closest_root(const struct policy *p, const char *path)
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
-		if (r->is_dir && path_is_within(path, r->path) &&
-		    (!best || strlen(r->path) > strlen(best->path)))
+		if ((r->is_dir ? path_is_within(path, r->path)
+			       : strcmp(path, r->path) == 0) &&
+		    (!best || strlen(r->path) > strlen(best->path) ||
+		     (strlen(r->path) == strlen(best->path) &&
+		      r->origin == ORIGIN_PROTECTED)))
 			best = r;
 	}
 	return best;
@@ -106,6 +109,11 @@ void rule_put(struct strbuf *sb, const struct policy *p, unsigned int need,
 	const struct root *r = rule_closest_root(p, resolved);
 	char rights[4];
 
+	if (r && r->origin == ORIGIN_PROTECTED) {
+		sb_puts(sb, r->path);
+		sb_puts(sb, " is protected");
+		return;
+	}
 	if (r) {
 		sb_puts(sb, r->path);
 		sb_puts(sb, " is granted ");

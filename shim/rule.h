@@ -17,7 +17,8 @@ const char *rule_flag(unsigned int need);
 /* The same for the shim used alone: "CORDON_READ", ... */
 const char *rule_var(unsigned int need);
 
-/* The most specific directory root of @p containing @path, or NULL. */
+/* The most specific root of @p containing @path (a protected one
+ * first), or NULL. */
 const struct root *rule_closest_root(const struct policy *p, const char *path);
 
 /**

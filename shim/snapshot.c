@@ -51,7 +51,9 @@ static void put_root(struct strbuf *o, const struct root *r)
 	sb_puts(o, "|root=");
 	sb_puts(o, policy_rights_str(r->rights, rights));
 	sb_puts(o, r->is_dir ? ",d," : ",f,");
-	sb_puts(o, r->origin == ORIGIN_USER ? "u," : "d,");
+	sb_puts(o, r->origin == ORIGIN_USER	   ? "u,"
+		   : r->origin == ORIGIN_PROTECTED ? "p,"
+						   : "d,");
 	put_escaped(o, r->path);
 }
 
@@ -205,11 +207,13 @@ static int take_root(struct in *in, struct policy *p)
 	r = &p->roots[p->nroots];
 	r->rights = take_rights(in);
 	if (in->s[0] != ',' || (in->s[1] != 'd' && in->s[1] != 'f') ||
-	    in->s[2] != ',' || (in->s[3] != 'u' && in->s[3] != 'd') ||
+	    in->s[2] != ',' || !strchr("udp", in->s[3]) || !in->s[3] ||
 	    in->s[4] != ',')
 		return -EINVAL;
 	r->is_dir = in->s[1] == 'd';
-	r->origin = in->s[3] == 'u' ? ORIGIN_USER : ORIGIN_DEFAULT;
+	r->origin = in->s[3] == 'u'   ? ORIGIN_USER
+		    : in->s[3] == 'p' ? ORIGIN_PROTECTED
+				      : ORIGIN_DEFAULT;
 	in->s += 5;
 	if (take_string(in, &r->path) || r->path[0] != '/')
 		return -EINVAL;
