@@ -120,6 +120,8 @@ void audit_record(const struct op *op, const char *resolved, const char *rule,
 	}
 	put_field(&sb, "verdict", op->verdict ? op->verdict : "deny");
 	put_field(&sb, "rule", rule);
+	if (op->allow)
+		put_field(&sb, "allow", op->allow);
 	put_field(&sb, "layer", layer);
 	sb_puts(&sb, "}\n");
 	if (!sb.full && strncmp(log, "unix:", 5) == 0)

@@ -64,6 +64,24 @@ static bool first_time(unsigned long h)
 	return true; /* the table is full: say it again, never lose it */
 }
 
+/* What would allow it: "with --write /x", or for the shim used alone
+ * "by adding /x to CORDON_WRITE". */
+static void put_allow(struct strbuf *sb, const struct op *op,
+		      const char *resolved)
+{
+	if (shim.extra.standalone) {
+		sb_puts(sb, "by adding ");
+		rule_put_grant(sb, resolved);
+		sb_puts(sb, " to ");
+		sb_puts(sb, rule_var(op->need));
+	} else {
+		sb_puts(sb, "with ");
+		sb_puts(sb, rule_flag(op->need));
+		sb_puts(sb, " ");
+		rule_put_grant(sb, resolved);
+	}
+}
+
 static void write_line(const struct op *op, const char *resolved,
 		       const char *rule, const char *layer)
 {
@@ -83,17 +101,8 @@ static void write_line(const struct op *op, const char *resolved,
 	sb_puts(&sb, op->name);
 	sb_puts(&sb, strcmp(layer, "kernel") ? "] (" : ", by the kernel] (");
 	sb_puts(&sb, rule);
-	if (shim.extra.standalone) {
-		sb_puts(&sb, "); allow by adding ");
-		rule_put_grant(&sb, resolved);
-		sb_puts(&sb, " to ");
-		sb_puts(&sb, rule_var(op->need));
-	} else {
-		sb_puts(&sb, "); allow with ");
-		sb_puts(&sb, rule_flag(op->need));
-		sb_puts(&sb, " ");
-		rule_put_grant(&sb, resolved);
-	}
+	sb_puts(&sb, "); allow ");
+	sb_puts(&sb, op->allow);
 	if (sb.full)
 		sb.len = sizeof(line) - 2;
 	line[sb.len++] = '\n';
@@ -107,11 +116,15 @@ bool report_first_time(const char *name, unsigned int need, const char *key)
 
 void report_denial(const struct op *op, const char *resolved, const char *layer)
 {
-	char rule[RULE_MAX];
+	char rule[RULE_MAX], allow[RULE_MAX];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
+	struct strbuf ab = STRBUF(allow, sizeof(allow));
+	struct op rec = *op;
 
 	rule_put(&sb, &shim.policy, op->need, resolved);
+	put_allow(&ab, op, resolved);
+	rec.allow = allow;
 	if (report_first_time(op->name, op->need, resolved))
-		write_line(op, resolved, rule, layer);
-	audit_record(op, resolved, rule, layer);
+		write_line(&rec, resolved, rule, layer);
+	audit_record(&rec, resolved, rule, layer);
 }

@@ -146,8 +146,28 @@ static const char *verb(enum net_use use)
 				     : "connect";
 }
 
+/* What would allow it: "with --connect 443", "with --net", ... */
+static void put_allow(struct strbuf *sb, const struct net_denial *d)
+{
+	if (shim.extra.standalone) {
+		if (d->tcp && d->use != NET_USE_BIND) {
+			sb_puts(sb, "by adding ");
+			sb_uint(sb, net_port(d->addr));
+			sb_puts(sb, " to CORDON_NET");
+		} else {
+			sb_puts(sb, "with CORDON_NET=on");
+		}
+	} else if (!d->tcp) {
+		sb_puts(sb, "with --net");
+	} else {
+		sb_puts(sb, d->use == NET_USE_BIND ? "with --bind "
+						   : "with --connect ");
+		sb_uint(sb, net_port(d->addr));
+	}
+}
+
 static void write_line(const struct net_denial *d, const char *dest,
-		       const char *rule)
+		       const char *rule, const char *allow)
 {
 	char line[LINE_MAX_];
 	struct strbuf sb = STRBUF(line, sizeof(line));
@@ -160,22 +180,8 @@ static void write_line(const struct net_denial *d, const char *dest,
 	sb_puts(&sb, d->name);
 	sb_puts(&sb, "] (");
 	sb_puts(&sb, rule);
-	if (shim.extra.standalone) {
-		if (d->tcp && d->use != NET_USE_BIND) {
-			sb_puts(&sb, "); allow by adding ");
-			sb_uint(&sb, net_port(d->addr));
-			sb_puts(&sb, " to CORDON_NET");
-		} else {
-			sb_puts(&sb, "); allow with CORDON_NET=on");
-		}
-	} else if (!d->tcp) {
-		sb_puts(&sb, "); allow with ");
-		sb_puts(&sb, "--net");
-	} else {
-		sb_puts(&sb, "); allow with ");
-		sb_puts(&sb, d->use == NET_USE_BIND ? "--bind " : "--connect ");
-		sb_uint(&sb, net_port(d->addr));
-	}
+	sb_puts(&sb, "); allow ");
+	sb_puts(&sb, allow);
 	if (sb.full)
 		sb.len = sizeof(line) - 2;
 	line[sb.len++] = '\n';
@@ -184,15 +190,19 @@ static void write_line(const struct net_denial *d, const char *dest,
 
 void report_net_denial(const struct net_denial *d)
 {
-	char dest[NET_ADDR_MAX], rule[RULE_MAX];
+	char dest[NET_ADDR_MAX], rule[RULE_MAX], allow[64];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
-	struct op op = { .name = d->name, .dirfd = AT_FDCWD, .dest = dest };
+	struct strbuf ab = STRBUF(allow, sizeof(allow));
+	struct op op = {
+		.name = d->name, .dirfd = AT_FDCWD, .dest = dest, .allow = allow
+	};
 	int saved = errno;
 
 	net_addr_str(d->addr, dest);
 	put_rule(&sb, d);
+	put_allow(&ab, d);
 	if (report_first_time(d->name, 0, dest))
-		write_line(d, dest, rule);
+		write_line(d, dest, rule, allow);
 	audit_record(&op, NULL, rule, "shim");
 	errno = saved;
 }

@@ -54,6 +54,7 @@ struct op {
 	bool shim_only;	   /* no kernel rule backs it: always fully resolved */
 	const char *dest;  /* a network destination, for the record */
 	const char *verdict; /* for the record: NULL is "deny" */
+	const char *allow;   /* for the record: "with --read /x", ... */
 };
 
 /**

@@ -149,3 +149,30 @@ test_shim_missing_file_outside_is_enoent_and_quiet() {
 	assert_stdout_lacks s3cr3t
 	assert_stderr_has "cordon: denied read $T/out/none"
 }
+
+# The end of a run with denials: grouped by rule, the paths refused most
+# first, each with the option that allows it; one screen at most.
+test_shim_summary_groups_denials_by_rule() {
+	echo s > "$T/out/a"
+	echo s > "$T/out/b"
+	local i
+	for i in $(seq 1 9); do echo s > "$T/out/f$i"; done
+	cordon --log "$T/log" -- sh -c "for i in 1 2 3; do cat '$T/out/a'; done; cat '$T/out/b'; echo > /etc/cordon-x
+		for i in 1 2 3 4 5 6 7 8 9; do cat '$T/out/f'\$i; done" 2> /dev/null
+	cordon --log "$T/log2" -- sh -c "for i in 1 2 3; do cat '$T/out/a'; done; cat '$T/out/b'; echo > /etc/cordon-x
+		for i in 1 2 3 4 5 6 7 8 9; do cat '$T/out/f'\$i; done"
+	assert_stderr_has "^cordon: 14 denials recorded in $T/log2:$"
+	assert_stderr_has "^cordon:   outside the readable roots .* (13):$"
+	assert_stderr_has "^cordon:        3  $T/out/a; allow with --read $T/out/a$"
+	assert_stderr_has "^cordon:   /etc is granted rx only (1):$"
+	assert_stderr_has "^cordon:        1  /etc/cordon-x; allow with --write /etc$"
+	assert_stderr_has "^cordon:        [0-9]*  on other paths (see the log)$"
+	# most frequent first
+	grep -n "$T/out/a;" "$T/stderr" | head -1 | grep -q . || fail "no line for a"
+	[ "$(grep -c '^cordon:        ' "$T/stderr")" -le 12 ] || { show; fail "the summary floods"; }
+	assert_absent /etc/cordon-x
+	# nothing at all when nothing was denied
+	cordon --log "$T/log3" -- cat /etc/hostname
+	assert_status 0
+	assert_stderr_lines 0
+}
