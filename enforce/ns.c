@@ -38,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -357,6 +358,60 @@ static int mount_clear(const char *path, unsigned long long clr)
 	return 0;
 }
 
+/* An empty file of mode 000 to bind over a secret: made on a tmpfs
+ * mounted for a moment over /run (its own mounts come back when it is
+ * detached; the file lives on through its binds). */
+static const char secret_file[] = "/run/.cordon-secret";
+static bool secret_made;
+
+static int secret_source(void)
+{
+	int fd;
+
+	if (secret_made)
+		return 0;
+	if (mount("tmpfs", "/run", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  "size=4k,mode=700") < 0)
+		return -1;
+	fd = open(secret_file, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0);
+	if (fd < 0 || fchmod(fd, 0) < 0) {
+		if (fd >= 0)
+			close(fd);
+		umount2("/run", MNT_DETACH);
+		return -1;
+	}
+	close(fd);
+	secret_made = true;
+	return 0;
+}
+
+static void secret_done(void)
+{
+	if (secret_made)
+		umount2("/run", MNT_DETACH);
+	secret_made = false;
+}
+
+/* Cover @path with something of mode 000, read-only: an empty directory,
+ * or for a file a bind of an empty file, both on a private tmpfs.
+ * Without capabilities not even root reads it. */
+static int cover_secret(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return -1;
+	if (S_ISDIR(st.st_mode))
+		return mount("tmpfs", path, "tmpfs",
+			     MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC,
+			     "mode=000,size=4k");
+	if (secret_source() < 0)
+		return -1;
+	if (mount(secret_file, path, NULL, MS_BIND, NULL) < 0)
+		return -1;
+	return mount(NULL, path, NULL, MS_BIND | MS_REMOUNT | MS_RDONLY, NULL);
+}
+
 static int setup_mounts(const struct policy *p, const char *keep, char *err,
 			size_t errlen)
 {
@@ -399,6 +454,12 @@ static int setup_mounts(const struct policy *p, const char *keep, char *err,
 		if (e[i].rights & RIGHT_X)
 			clr |= MOUNT_ATTR_NOEXEC;
 		step = e[i].path;
+		/* a secret: covered by an empty thing no one may read */
+		if (e[i].protect && !(e[i].rights & RIGHT_R)) {
+			if (cover_secret(e[i].path) < 0 && errno != ENOENT)
+				goto fail;
+			continue;
+		}
 		/* a protected path inside a writable root: read-only again */
 		if (e[i].protect &&
 		    mount_attr(e[i].path, MOUNT_ATTR_RDONLY, 0) < 0 &&
@@ -407,6 +468,7 @@ static int setup_mounts(const struct policy *p, const char *keep, char *err,
 		if (clr && mount_clear(e[i].path, clr) < 0 && errno != ENOENT)
 			goto fail;
 	}
+	secret_done();
 	/* The working directory still names the mount under the binds:
 	 * look it up again, to stand on the one with the right flags. */
 	step = "enter the working directory again";

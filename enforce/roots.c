@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,49 @@ static int add_workspace(struct policy *p, enum cli_mode mode)
 	return ret;
 }
 
+/* The system's secrets: readable by root in a readable /etc. */
+static const char *const secrets[] = {
+	"/etc/shadow",
+	"/etc/shadow-",
+	"/etc/gshadow",
+	"/etc/gshadow-",
+	"/etc/ssh/ssh_host_*_key",
+	"/etc/ssl/private",
+	NULL,
+};
+
+int roots_hide(struct policy *p, const char *path)
+{
+	char canon[PATH_BUF];
+	struct stat st;
+
+	if (path_resolve(AT_FDCWD, path, 0, canon) != 0 ||
+	    lstat(canon, &st) < 0 || !(policy_rights(p, canon) & RIGHT_R))
+		return 0;
+	for (size_t i = 0; i < p->nroots; i++)
+		if (p->roots[i].origin == ORIGIN_USER &&
+		    path_is_within(p->roots[i].path, canon) &&
+		    strcmp(p->roots[i].path, canon) == 0)
+			return 0; /* the user named it */
+	return policy_add_root(p, canon, 0, ORIGIN_PROTECTED,
+			       S_ISDIR(st.st_mode));
+}
+
+static int hide_secrets(struct policy *p)
+{
+	glob_t g;
+	int ret = 0;
+
+	for (size_t i = 0; !ret && secrets[i]; i++) {
+		if (glob(secrets[i], GLOB_NOSORT, NULL, &g) != 0)
+			continue;
+		for (size_t j = 0; !ret && j < g.gl_pathc; j++)
+			ret = roots_hide(p, g.gl_pathv[j]);
+		globfree(&g);
+	}
+	return ret;
+}
+
 /* What a protected path keeps: its rights less writing. */
 static unsigned int p_rights(const struct policy *p, const char *path)
 {
@@ -216,6 +260,8 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 		}
 	}
 	ret = protect_defaults(p);
+	if (!ret)
+		ret = hide_secrets(p);
 	if (ret)
 		snprintf(err, errlen,
 			 "cannot protect the git and shell files: %s",

@@ -32,14 +32,15 @@ static bool covers(const struct root *r, const char *path)
 	return path_is_within(path, r->path);
 }
 
-/* Does a --write root at or below the protected @prot grant @path? */
+/* Does a --read/--write/--exec root at or below the protected @prot
+ * cover @path?  Then its rights are what the user asked for there. */
 static bool lifted(const struct policy *p, const struct root *prot,
 		   const char *path)
 {
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
-		if (r->origin == ORIGIN_USER && (r->rights & RIGHT_W) &&
+		if (r->origin == ORIGIN_USER &&
 		    path_is_within(r->path, prot->path) && covers(r, path))
 			return true;
 	}
@@ -48,7 +49,7 @@ static bool lifted(const struct policy *p, const struct root *prot,
 
 unsigned int policy_rights(const struct policy *p, const char *path)
 {
-	unsigned int rights = 0;
+	unsigned int rights = 0, kept = RIGHT_ALL;
 	bool protected = false;
 
 	for (size_t i = 0; i < p->nroots; i++) {
@@ -59,16 +60,17 @@ unsigned int policy_rights(const struct policy *p, const char *path)
 			protected |= r->origin == ORIGIN_PROTECTED;
 		}
 	}
-	if (!protected || !(rights & RIGHT_W))
+	if (!protected)
 		return rights;
+	/* a protected root keeps only its own rights, unless lifted */
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
 		if (r->origin == ORIGIN_PROTECTED && covers(r, path) &&
 		    !lifted(p, r, path))
-			return rights & ~RIGHT_W;
+			kept &= r->rights;
 	}
-	return rights;
+	return rights & kept;
 }
 
 bool policy_is_visible(const struct policy *p, const char *path)

@@ -31,7 +31,8 @@ enum root_origin {
 	ORIGIN_DEFAULT,	  /* the mode's defaults (system, workspace, temp) */
 	ORIGIN_PROTECTED, /* a path kept from writing inside a writable
 			   * root (.git/hooks, a shell rc file, cordon's
-			   * own files); its rights are what it keeps */
+			   * own files) or hidden inside a readable one
+			   * (/etc/shadow); its rights are what it keeps */
 };
 
 struct root {
@@ -83,8 +84,9 @@ int policy_add_root(struct policy *p, const char *path, unsigned int rights,
 
 /**
  * policy_rights - the union of the rights of every root containing @path,
- * less the write right inside a protected root, unless a --write root
- * at or below the protected path grants it.
+ * limited inside a protected root to that root's own rights (none for a
+ * secret, no writing for .git/hooks), unless a root the user gave at or
+ * below the protected path covers @path.
  * @path is absolute and canonical (see path_resolve()).
  * Async-signal-safe; allocates nothing.
  */

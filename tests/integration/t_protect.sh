@@ -71,3 +71,23 @@ test_protect_cordons_own_files() {
 	plain sh -c 'echo forged >> audit.jsonl'
 	grep -q forged "$T/ws/audit.jsonl" || fail "the twin could not write"
 }
+
+# The system's secrets in a readable /etc: /etc/shadow and the SSH host
+# keys, which root could otherwise read with /etc granted.
+test_protect_system_secrets_are_hidden() {
+	[ "$(id -u)" -eq 0 ] || skip "SKIP: a user cannot read /etc/shadow anyway (its twin needs root)"
+	[ -r /etc/shadow ] || skip "SKIP: no /etc/shadow here"
+	cordon --no-shim -- sh -c 'cat /etc/shadow; head -c 1 /etc/passwd'
+	assert_stdout_lacks '^root:'
+	assert_stderr_has "Permission denied"
+	cordon -- cat /etc/shadow
+	assert_status_not 0
+	assert_stderr_has "^cordon: denied read /etc/shadow \[open\] (/etc/shadow is protected); allow with --read /etc/shadow$"
+	# the option named lifts it
+	cordon --no-shim --read /etc/shadow -- head -n 1 /etc/shadow
+	assert_status 0
+	assert_stdout_has '^root:'
+	# twin
+	plain head -n 1 /etc/shadow
+	assert_stdout_has '^root:'
+}
