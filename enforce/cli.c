@@ -34,6 +34,11 @@ const char cli_usage[] =
 	"      --connect PORTS   allow TCP connections to PORTS "
 	"(80,443,8000-8010)\n"
 	"      --bind PORTS      allow binding TCP PORTS\n"
+	"Profiles:\n"
+	"  -p, --profile FILE|NAME  add a JSON profile, or a built-in one:\n"
+	"                        read-only, workspace-write, workspace-net,\n"
+	"                        cargo, npm, pip, go, ccache, gradle, maven;\n"
+	"                        flags win over profiles\n"
 	"Environment (scrubbed to an allowlist by default):\n"
 	"  -e, --env NAME        pass NAME (or every NAME* for a trailing *)\n"
 	"  -e, --env NAME=VALUE  set NAME to VALUE\n"
@@ -105,6 +110,7 @@ static const struct option options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "no-shim", no_argument, NULL, OPT_NO_SHIM },
+	{ "profile", required_argument, NULL, 'p' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -197,7 +203,16 @@ static bool is_env_name(const char *s, size_t len, bool pattern)
 	return true;
 }
 
-static int add_env(struct policy *p, const char *arg, char *err, size_t errlen)
+int cli_set_mode(struct cli *c, const char *name)
+{
+	if (parse_mode(name, &c->mode))
+		return -EINVAL;
+	if (c->mode == MODE_WORKSPACE_NET && !c->net_set)
+		c->policy.net = NET_ON;
+	return 0;
+}
+
+int cli_add_env(struct policy *p, const char *arg, char *err, size_t errlen)
 {
 	const char *eq = strchr(arg, '=');
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
@@ -219,19 +234,19 @@ static int add_env(struct policy *p, const char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-static int add_req(struct cli *c, const char *path, unsigned int rights,
-		   const char *flag, char *err, size_t errlen)
+int cli_add_req(struct cli *c, const char *path, unsigned int rights,
+		const char *flag, char *err, size_t errlen)
 {
 	if (*path == '\0')
 		return fail(err, errlen, "%s: the path is empty", flag);
 	if (c->nreqs == POLICY_MAX_ROOTS)
 		return fail(err, errlen, "%s '%s': too many roots", flag, path);
-	c->reqs[c->nreqs++] = (struct root_req){ path, rights, flag };
+	c->reqs[c->nreqs++] = (struct root_req){ path, rights, flag, false };
 	return 0;
 }
 
-static int ports_opt(struct cli *c, const char *arg, bool connect, char *err,
-		     size_t errlen)
+int cli_add_ports(struct cli *c, const char *arg, bool connect, char *err,
+		  size_t errlen)
 {
 	struct policy *p = &c->policy;
 	int ret;
@@ -255,35 +270,50 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 {
 	switch (opt) {
 	case 'r':
-		return add_req(c, arg, RIGHT_R, "--read", err, errlen);
+		return cli_add_req(c, arg, RIGHT_R, "--read", err, errlen);
 	case 'w':
-		return add_req(c, arg, RIGHT_R | RIGHT_W, "--write", err,
-			       errlen);
+		return cli_add_req(c, arg, RIGHT_R | RIGHT_W, "--write", err,
+				   errlen);
 	case 'x':
-		return add_req(c, arg, RIGHT_R | RIGHT_X, "--exec", err,
-			       errlen);
+		return cli_add_req(c, arg, RIGHT_R | RIGHT_X, "--exec", err,
+				   errlen);
 	case 'm':
 		if (parse_mode(arg, &c->mode))
 			return fail(err, errlen,
 				    "--mode '%s': expected read-only, "
 				    "workspace-write or workspace-net",
 				    arg);
-		if (c->mode == MODE_WORKSPACE_NET)
+		c->mode_set = true;
+		if (c->mode == MODE_WORKSPACE_NET) {
 			c->policy.net = NET_ON;
+			c->net_set = true;
+		}
 		return 0;
 	case OPT_NO_DEFAULTS:
 		c->no_defaults = true;
 		return 0;
 	case OPT_NET:
 		c->policy.net = NET_ON;
+		c->net_set = true;
 		return 0;
 	case OPT_CONNECT:
 	case OPT_BIND:
-		return ports_opt(c, arg, opt == OPT_CONNECT, err, errlen);
+		c->net_set = true;
+		return cli_add_ports(c, arg, opt == OPT_CONNECT, err, errlen);
 	case 'e':
-		return add_env(&c->policy, arg, err, errlen);
+		c->env_set = true;
+		return cli_add_env(&c->policy, arg, err, errlen);
 	case OPT_INHERIT_ENV:
 		c->policy.env = ENV_INHERIT;
+		c->env_set = true;
+		return 0;
+	case 'p':
+		if (c->nprofiles == CLI_MAX_PROFILES)
+			return fail(err, errlen,
+				    "--profile '%s': more than %d "
+				    "profiles",
+				    arg, CLI_MAX_PROFILES);
+		c->profiles[c->nprofiles++] = arg;
 		return 0;
 	case OPT_BEST_EFFORT:
 		c->policy.best_effort = true;
@@ -317,7 +347,7 @@ static int bad_option(char **argv, int opt, char *err, size_t errlen)
 {
 	const char *word = argv[optind - 1];
 
-	if (opt == ':' || (optopt && strchr("rwxme", optopt)))
+	if (opt == ':' || (optopt && strchr("rwxmep", optopt)))
 		return fail(err, errlen, "option '%s' needs an argument", word);
 	return fail(err, errlen, "unknown option '%s'", word);
 }
@@ -384,7 +414,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	}
 	optind = 0; /* full reinitialisation: cli_parse may run twice */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:r:w:x:m:e:qhV", options,
+	while ((opt = getopt_long(argc, argv, "+:r:w:x:m:e:p:qhV", options,
 				  NULL)) != -1) {
 		if (opt == '?' || opt == ':')
 			return bad_option(argv, opt, err, errlen);

@@ -25,10 +25,13 @@ enum cli_mode {
 
 /* A root as the user wrote it, before expansion and canonicalisation. */
 struct root_req {
-	const char *path; /* points into argv */
+	const char *path; /* points into argv (or a profile's copy) */
 	unsigned int rights;
-	const char *flag; /* "--read", "--write", "--exec" */
+	const char *flag; /* "--read", "--write", "--exec", a profile */
+	bool optional;	  /* from a built-in profile: skipped if absent */
 };
+
+#define CLI_MAX_PROFILES 16
 
 struct cli {
 	enum cli_cmd cmd;
@@ -39,6 +42,9 @@ struct cli {
 	const char *log; /* --log FILE, or NULL for the default */
 	struct root_req reqs[POLICY_MAX_ROOTS];
 	size_t nreqs;
+	bool mode_set, net_set, env_set; /* given by a flag: profiles yield */
+	const char *profiles[CLI_MAX_PROFILES]; /* --profile FILE|NAME */
+	size_t nprofiles;
 	struct policy policy; /* net, env and flags; roots come later */
 	char **argv;	      /* the command, NULL-terminated */
 	/* cordon explain: the access asked about and the paths (ports) */
@@ -53,6 +59,20 @@ struct cli {
  * Return: 0, or -EINVAL with a one-line message in @err.
  */
 int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen);
+
+/* Add a root request (--read and friends, or a profile's entry). */
+int cli_add_req(struct cli *c, const char *path, unsigned int rights,
+		const char *flag, char *err, size_t errlen);
+
+/* Set the mode by @name (a profile's "mode"); -EINVAL if unknown. */
+int cli_set_mode(struct cli *c, const char *name);
+
+/* Add --env NAME, PREFIX* or NAME=VALUE to @p. */
+int cli_add_env(struct policy *p, const char *arg, char *err, size_t errlen);
+
+/* Parse "80,443,8000-8010" for --connect (or --bind). */
+int cli_add_ports(struct cli *c, const char *arg, bool connect, char *err,
+		  size_t errlen);
 
 /* Replace control characters (a newline in a path) with '?', so that a
  * message stays one line whatever the user typed. */

@@ -19,6 +19,7 @@
 #include "landlock.h"
 #include "ns.h"
 #include "probe.h"
+#include "profile.h"
 #include "roots.h"
 #include "shimenv.h"
 #include "snapshot.h"
@@ -292,6 +293,12 @@ int main(int argc, char **argv)
 			"cordon: %s\n"
 			"Try 'cordon --help' for more information.\n",
 			err);
+		return EXIT_CORDON;
+	}
+	if ((c.cmd == CMD_RUN || c.cmd == CMD_EXPLAIN) &&
+	    profile_apply(&c, err, sizeof(err))) {
+		cli_oneline(err);
+		fprintf(stderr, "cordon: %s\n", err);
 		return EXIT_CORDON;
 	}
 	switch (c.cmd) {

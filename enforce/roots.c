@@ -253,6 +253,8 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 		const struct root_req *r = &c->reqs[i];
 
 		ret = add(p, r->path, r->rights, ORIGIN_USER);
+		if (ret == -ENOENT && r->optional)
+			continue; /* a built-in profile's cache not here */
 		if (ret) {
 			snprintf(err, errlen, "%s '%s': %s", r->flag, r->path,
 				 strerror(-ret));

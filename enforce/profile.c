@@ -1,0 +1,269 @@
+/*
+ * profile.c - policies kept in files: `--profile FILE|NAME`.
+ *
+ * A profile is a JSON object (parsed by jansson), every key optional:
+ *
+ *   {
+ *     "mode": "read-only" | "workspace-write" | "workspace-net",
+ *     "read":  ["~/datasets", "/srv/data"],
+ *     "write": ["~/.cache/pip"],
+ *     "exec":  ["~/.cargo/bin"],
+ *     "net": true | false,
+ *     "connect": [443, "8000-8010"],
+ *     "bind": [8000],
+ *     "env": ["CARGO_*", "CI=1"],
+ *     "inherit_env": false
+ *   }
+ *
+ * Paths are as on the command line (~ and . expand).  Profiles and flags
+ * compose: the roots, ports and variables add up; for "mode", "net" and
+ * "inherit_env" a flag wins over every profile, and a later profile over
+ * an earlier one.  A NAME without a slash that is not a file is one of
+ * the built-in profiles below; a profile is never read from the
+ * workspace unless named on the command line.  The paths of a built-in
+ * profile that do not exist on this machine are skipped; those of a
+ * file must exist, as for the flags.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+
+static const struct {
+	const char *name;
+	const char *json;
+} builtins[] = {
+	{ "read-only", "{\"mode\": \"read-only\"}" },
+	{ "workspace-write", "{\"mode\": \"workspace-write\"}" },
+	{ "workspace-net", "{\"mode\": \"workspace-net\"}" },
+	{ "cargo", "{\"write\": [\"~/.cargo\"],"
+		   " \"exec\": [\"~/.cargo/bin\", \"~/.rustup\"],"
+		   " \"env\": [\"CARGO_*\", \"RUSTUP_*\", \"RUSTC_*\","
+		   " \"RUSTFLAGS\"]}" },
+	{ "npm", "{\"write\": [\"~/.npm\"], \"env\": [\"NPM_CONFIG_*\"]}" },
+	{ "pip", "{\"write\": [\"~/.cache/pip\"], \"env\": [\"PIP_*\"]}" },
+	{ "go", "{\"write\": [\"~/go/pkg/mod\", \"~/.cache/go-build\"],"
+		" \"env\": [\"GO*\"]}" },
+	{ "ccache", "{\"write\": [\"~/.cache/ccache\", \"~/.ccache\"],"
+		    " \"env\": [\"CCACHE_*\"]}" },
+	{ "gradle", "{\"write\": [\"~/.gradle\"],"
+		    " \"env\": [\"GRADLE_*\", \"JAVA_HOME\"]}" },
+	{ "maven", "{\"write\": [\"~/.m2\"],"
+		   " \"env\": [\"MAVEN_*\", \"JAVA_HOME\"]}" },
+};
+
+static const char *const keys[] = { "mode", "read", "write",
+				    "exec", "net",  "connect",
+				    "bind", "env",  "inherit_env" };
+
+/* The paths a profile adds live as long as the run: copied once. */
+static char *keep(const char *s)
+{
+	return strdup(s);
+}
+
+static int bad(char *err, size_t errlen, const char *name, const char *what)
+{
+	snprintf(err, errlen, "profile '%s': %s", name, what);
+	return -EINVAL;
+}
+
+static int add_roots(struct cli *c, json_t *list, unsigned int rights,
+		     const char *key, const char *name, bool builtin, char *err,
+		     size_t errlen)
+{
+	static char flag[CLI_MAX_PROFILES][300];
+	static size_t nflags;
+	const char *label = name;
+	char *copy;
+	size_t i;
+	json_t *v;
+	int ret;
+
+	if (!json_is_array(list))
+		return bad(err, errlen, name,
+			   "\"read\", \"write\" and \"exec\" "
+			   "take a list of paths");
+	if (nflags < CLI_MAX_PROFILES) {
+		snprintf(flag[nflags], sizeof(flag[0]), "profile '%s' \"%s\"",
+			 name, key);
+		label = flag[nflags++];
+	}
+	json_array_foreach(list, i, v)
+	{
+		const char *path = json_string_value(v);
+
+		if (!path)
+			return bad(err, errlen, name, "a path is not a string");
+		copy = keep(path);
+		if (!copy)
+			return -ENOMEM;
+		ret = cli_add_req(c, copy, rights, label, err, errlen);
+		if (ret) {
+			free(copy);
+			return ret;
+		}
+		c->reqs[c->nreqs - 1].optional = builtin;
+	}
+	return 0;
+}
+
+static int add_ports(struct cli *c, json_t *list, bool connect,
+		     const char *name, char *err, size_t errlen)
+{
+	char buf[32];
+	size_t i;
+	json_t *v;
+	int ret;
+
+	if (!json_is_array(list))
+		return bad(err, errlen, name,
+			   "\"connect\" and \"bind\" take a "
+			   "list of ports");
+	json_array_foreach(list, i, v)
+	{
+		if (json_is_integer(v))
+			snprintf(buf, sizeof(buf), "%lld",
+				 (long long)json_integer_value(v));
+		else if (json_is_string(v))
+			snprintf(buf, sizeof(buf), "%s", json_string_value(v));
+		else
+			return bad(err, errlen, name, "a port is not a number");
+		ret = cli_add_ports(c, buf, connect, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int apply(struct cli *c, json_t *root, const char *name, bool builtin,
+		 char *err, size_t errlen)
+{
+	const char *key;
+	json_t *v;
+	size_t i;
+	int ret = 0;
+
+	if (!json_is_object(root))
+		return bad(err, errlen, name, "not a JSON object");
+	json_object_foreach(root, key, v)
+	{
+		bool known = false;
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			known |= strcmp(key, keys[i]) == 0;
+		if (!known) {
+			snprintf(err, errlen, "profile '%s': unknown key '%s'",
+				 name, key);
+			return -EINVAL;
+		}
+	}
+	v = json_object_get(root, "mode");
+	if (v && !c->mode_set) {
+		const char *m = json_string_value(v);
+
+		if (!m || cli_set_mode(c, m))
+			return bad(err, errlen, name,
+				   "\"mode\" is read-only, workspace-write or "
+				   "workspace-net");
+	}
+	if ((v = json_object_get(root, "read")))
+		ret = add_roots(c, v, RIGHT_R, "read", name, builtin, err,
+				errlen);
+	if (!ret && (v = json_object_get(root, "write")))
+		ret = add_roots(c, v, RIGHT_R | RIGHT_W, "write", name, builtin,
+				err, errlen);
+	if (!ret && (v = json_object_get(root, "exec")))
+		ret = add_roots(c, v, RIGHT_R | RIGHT_X, "exec", name, builtin,
+				err, errlen);
+	if (ret)
+		return ret;
+	v = json_object_get(root, "net");
+	if (v && !json_is_boolean(v))
+		return bad(err, errlen, name, "\"net\" is true or false");
+	if (v && !c->net_set)
+		c->policy.net = json_is_true(v) ? NET_ON : NET_OFF;
+	if ((v = json_object_get(root, "connect")))
+		ret = add_ports(c, v, true, name, err, errlen);
+	if (!ret && (v = json_object_get(root, "bind")))
+		ret = add_ports(c, v, false, name, err, errlen);
+	if (ret)
+		return ret;
+	if ((v = json_object_get(root, "env"))) {
+		if (!json_is_array(v))
+			return bad(err, errlen, name,
+				   "\"env\" takes a list of names");
+		for (i = 0; !ret && i < json_array_size(v); i++) {
+			const char *e = json_string_value(json_array_get(v, i));
+
+			if (!e)
+				return bad(err, errlen, name,
+					   "a variable is not a string");
+			ret = cli_add_env(&c->policy, e, err, errlen);
+		}
+	}
+	v = json_object_get(root, "inherit_env");
+	if (v && !json_is_boolean(v))
+		return bad(err, errlen, name,
+			   "\"inherit_env\" is true or false");
+	if (v && json_is_true(v) && !c->env_set)
+		c->policy.env = ENV_INHERIT;
+	return ret;
+}
+
+static const char *builtin(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(builtins[i].name, name) == 0)
+			return builtins[i].json;
+	return NULL;
+}
+
+int profile_apply(struct cli *c, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < c->nprofiles; i++) {
+		const char *name = c->profiles[i];
+		const char *text = strchr(name, '/') ? NULL : builtin(name);
+		json_error_t je;
+		json_t *root;
+		int ret;
+
+		if (text) {
+			root = json_loads(text, 0, &je);
+		} else {
+			root = json_load_file(name, JSON_REJECT_DUPLICATES,
+					      &je);
+			if (!root && !strchr(name, '/') && !strchr(name, '.')) {
+				snprintf(
+					err, errlen,
+					"--profile '%s': no such file, and not "
+					"a built-in profile (cordon --help "
+					"lists them)",
+					name);
+				return -ENOENT;
+			}
+		}
+		if (!root) {
+			snprintf(err, errlen, "--profile '%s': line %d: %s",
+				 name, je.line, je.text);
+			return -EINVAL;
+		}
+		ret = apply(c, root, name, text != NULL, err, errlen);
+		json_decref(root);
+		if (ret && !strstr(err, name)) {
+			/* a flag's message (a bad port, a bad variable):
+			 * say which profile it came from */
+			char flagmsg[512];
+
+			snprintf(flagmsg, sizeof(flagmsg), "%s", err);
+			snprintf(err, errlen, "profile '%s': %s", name,
+				 flagmsg);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
