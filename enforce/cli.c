@@ -19,6 +19,7 @@ const char cli_usage[] =
 	"       cordon probe [--json]\n"
 	"       cordon explain [--read|--write|--exec|--connect] PATH... "
 	"[OPTIONS]\n"
+	"       cordon learn -o PROFILE [OPTIONS] [--] COMMAND [ARGS...]\n"
 	"\n"
 	"Run COMMAND so that it can touch only what it was granted.\n"
 	"\n"
@@ -111,6 +112,7 @@ static const struct option options[] = {
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "no-shim", no_argument, NULL, OPT_NO_SHIM },
 	{ "profile", required_argument, NULL, 'p' },
+	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -307,6 +309,11 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		c->policy.env = ENV_INHERIT;
 		c->env_set = true;
 		return 0;
+	case 'o':
+		if (c->cmd != CMD_LEARN)
+			return fail(err, errlen, "-o goes with learn");
+		c->output = arg;
+		return 0;
 	case 'p':
 		if (c->nprofiles == CLI_MAX_PROFILES)
 			return fail(err, errlen,
@@ -347,7 +354,7 @@ static int bad_option(char **argv, int opt, char *err, size_t errlen)
 {
 	const char *word = argv[optind - 1];
 
-	if (opt == ':' || (optopt && strchr("rwxmep", optopt)))
+	if (opt == ':' || (optopt && strchr("rwxmepo", optopt)))
 		return fail(err, errlen, "option '%s' needs an argument", word);
 	return fail(err, errlen, "unknown option '%s'", word);
 }
@@ -407,6 +414,10 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		c->cmd = CMD_PROBE;
 		argc--;
 		argv++;
+	} else if (argc > 1 && strcmp(argv[1], "learn") == 0) {
+		c->cmd = CMD_LEARN;
+		argc--;
+		argv++;
 	} else if (argc > 1 && strcmp(argv[1], "explain") == 0) {
 		ret = explain_args(c, &argc, &argv, err, errlen);
 		if (ret)
@@ -414,7 +425,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	}
 	optind = 0; /* full reinitialisation: cli_parse may run twice */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:r:w:x:m:e:p:qhV", options,
+	while ((opt = getopt_long(argc, argv, "+:r:w:x:m:e:p:o:qhV", options,
 				  NULL)) != -1) {
 		if (opt == '?' || opt == ':')
 			return bad_option(argv, opt, err, errlen);
@@ -427,8 +438,12 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		return fail(err, errlen, "%s takes no command: '%s'",
 			    c->cmd == CMD_PROBE ? "probe" : "explain",
 			    argv[optind]);
-	if (c->cmd == CMD_RUN && optind >= argc)
+	if ((c->cmd == CMD_RUN || c->cmd == CMD_LEARN) && optind >= argc)
 		return fail(err, errlen, "no command given");
+	if (c->cmd == CMD_LEARN && !c->output)
+		return fail(err, errlen,
+			    "learn: -o PROFILE names the file to "
+			    "write");
 	if (c->cmd != CMD_PROBE && c->json)
 		return fail(err, errlen, "--json goes with probe");
 	return 0;

@@ -13,6 +13,7 @@ enum cli_cmd {
 	CMD_RUN,
 	CMD_PROBE,
 	CMD_EXPLAIN,
+	CMD_LEARN,
 	CMD_HELP,
 	CMD_VERSION,
 };
@@ -38,8 +39,9 @@ struct cli {
 	enum cli_mode mode;
 	bool no_defaults;
 	bool json;
-	bool no_shim;	 /* the kernel layer only: no preloaded shim */
-	const char *log; /* --log FILE, or NULL for the default */
+	bool no_shim;	    /* the kernel layer only: no preloaded shim */
+	const char *log;    /* --log FILE, or NULL for the default */
+	const char *output; /* cordon learn -o PROFILE */
 	struct root_req reqs[POLICY_MAX_ROOTS];
 	size_t nreqs;
 	bool mode_set, net_set, env_set; /* given by a flag: profiles yield */

@@ -17,6 +17,7 @@
 #include "env.h"
 #include "explain.h"
 #include "landlock.h"
+#include "learn.h"
 #include "ns.h"
 #include "probe.h"
 #include "profile.h"
@@ -136,13 +137,33 @@ static void warn_workspace(const struct policy *p)
 	}
 }
 
+/*
+ * What the kernel layer holds while learning: the filesystem as the user
+ * may use it and the network (the namespaces, the seccomp filter and
+ * the capability drop apply as always); the shim records what the
+ * options' policy would refuse.
+ */
+static const struct policy *learning_policy(void)
+{
+	static struct policy wide;
+
+	if (!wide.nroots) {
+		if (policy_add_root(&wide, "/", RIGHT_ALL, ORIGIN_DEFAULT,
+				    true) < 0)
+			return NULL;
+		wide.net = NET_ON;
+	}
+	return &wide;
+}
+
 static int enforce(const struct policy *p, const struct feature_set *fs,
 		   int abi, const char *keep)
 {
 	char err[512];
 	int ret = 0;
 
-	if (feature_layer_ok(fs, "mount"))
+	/* the namespaces narrow what learning must see: not while learning */
+	if (feature_layer_ok(fs, "mount") && p != learning_policy())
 		ret = ns_enter(p, keep, err, sizeof(err));
 	if (!ret && abi >= 1)
 		ret = landlock_apply(p, abi, err, sizeof(err));
@@ -163,7 +184,7 @@ static int prepare_shim(struct cli *c, char **envp, size_t cap,
 			struct supervisor *sup)
 {
 	struct policy *p = &c->policy;
-	struct snapshot_extra x = { .log = NULL };
+	struct snapshot_extra x = { .log = NULL, .learn = c->cmd == CMD_LEARN };
 	char lib[PATH_BUF], log[sizeof(sup->sockpath) + 8], err[PATH_BUF + 256];
 	static char snap[SNAPSHOT_MAX];
 	int ret;
@@ -225,11 +246,21 @@ static int run_supervised(struct cli *c, char **envp,
 		return EXIT_CORDON;
 	}
 	if (pid == 0) {
-		if (enforce(&c->policy, fs, abi, sup->sockpath))
+		if (enforce(c->cmd == CMD_LEARN ? learning_policy()
+						: &c->policy,
+			    fs, abi, sup->sockpath))
 			_exit(EXIT_CORDON);
 		_exit(spawn_exec(c->argv, envp, &c->policy));
 	}
 	status = supervise_wait(sup, pid);
+	if (c->cmd == CMD_LEARN) {
+		char err[512];
+
+		if (learn_write(c->output, &c->policy, err, sizeof(err))) {
+			fprintf(stderr, "cordon: %s\n", err);
+			status = EXIT_CORDON;
+		}
+	}
 	if (!c->policy.quiet)
 		supervise_summary(sup);
 	supervise_close(sup);
@@ -273,6 +304,11 @@ static int run(struct cli *c)
 			strerror(ENOMEM));
 		return EXIT_CORDON;
 	}
+	if (c->no_shim && c->cmd == CMD_LEARN) {
+		fprintf(stderr, "cordon: learn needs the shim: it is what "
+				"records; drop --no-shim\n");
+		return EXIT_CORDON;
+	}
 	if (c->no_shim) {
 		if (enforce(p, &fs, abi, NULL))
 			return EXIT_CORDON;
@@ -295,7 +331,7 @@ int main(int argc, char **argv)
 			err);
 		return EXIT_CORDON;
 	}
-	if ((c.cmd == CMD_RUN || c.cmd == CMD_EXPLAIN) &&
+	if ((c.cmd == CMD_RUN || c.cmd == CMD_EXPLAIN || c.cmd == CMD_LEARN) &&
 	    profile_apply(&c, err, sizeof(err))) {
 		cli_oneline(err);
 		fprintf(stderr, "cordon: %s\n", err);
@@ -313,6 +349,7 @@ int main(int argc, char **argv)
 	case CMD_EXPLAIN:
 		return explain_run(&c);
 	case CMD_RUN:
+	case CMD_LEARN:
 		break;
 	}
 	return run(&c);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "learn.h"
 #include "supervise.h"
 
 #define RULES_KEPT  32 /* distinct rules counted */
@@ -146,6 +147,10 @@ void supervise_note(struct supervisor *s, json_t *record)
 
 	if (op && path && strcmp(op, "exec-unshimmed") == 0) {
 		note_unshimmed(s, path);
+		return;
+	}
+	if (verdict && strcmp(verdict, "learn") == 0) {
+		learn_note(record);
 		return;
 	}
 	if (!verdict || strcmp(verdict, "deny") != 0)

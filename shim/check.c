@@ -134,7 +134,7 @@ int shim_check(const struct op *op)
 	if (resolve(op, resolved) && !is_allowed(op, resolved) &&
 	    !absent_anyway(op, resolved)) {
 		report_denial(op, resolved, "shim");
-		ret = EACCES;
+		ret = shim.extra.learn ? 0 : EACCES; /* learning: recorded */
 	}
 out:
 	errno = saved;

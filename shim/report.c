@@ -124,6 +124,11 @@ void report_denial(const struct op *op, const char *resolved, const char *layer)
 	rule_put(&sb, &shim.policy, op->need, resolved);
 	put_allow(&ab, op, resolved);
 	rec.allow = allow;
+	if (shim.extra.learn) {
+		rec.verdict = "learn"; /* no line: the run goes on */
+		audit_record(&rec, resolved, rule, layer);
+		return;
+	}
 	if (report_first_time(op->name, op->need, resolved))
 		write_line(&rec, resolved, rule, layer);
 	audit_record(&rec, resolved, rule, layer);

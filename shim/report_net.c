@@ -201,7 +201,9 @@ void report_net_denial(const struct net_denial *d)
 	net_addr_str(d->addr, dest);
 	put_rule(&sb, d);
 	put_allow(&ab, d);
-	if (report_first_time(d->name, 0, dest))
+	if (shim.extra.learn)
+		op.verdict = "learn"; /* no line: the run goes on */
+	else if (report_first_time(d->name, 0, dest))
 		write_line(d, dest, rule, allow);
 	audit_record(&op, NULL, rule, "shim");
 	errno = saved;

@@ -80,6 +80,8 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 	sb_puts(&o, p->quiet ? "|q=1" : "|q=0");
 	if (x && x->standalone)
 		sb_puts(&o, "|sa=1");
+	if (x && x->learn)
+		sb_puts(&o, "|learn=1");
 	if (x && x->log) {
 		sb_puts(&o, "|log=");
 		put_escaped(&o, x->log);
@@ -245,6 +247,9 @@ static int take_field(struct in *in, struct policy *p, struct snapshot_extra *x)
 	} else if (key(in, "q=")) {
 		ret = take_uint(in, 1, &v);
 		p->quiet = v == 1;
+	} else if (key(in, "learn=")) {
+		ret = take_uint(in, 1, &v);
+		x->learn = v == 1;
 	} else if (key(in, "sa=")) {
 		ret = take_uint(in, 1, &v);
 		x->standalone = v == 1;

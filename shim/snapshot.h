@@ -27,6 +27,8 @@
 struct snapshot_extra {
 	char *log;	 /* where audit records go (a socket or a file) */
 	bool standalone; /* from CORDON_* variables: hints name them */
+	bool learn;	 /* cordon learn: record what would be refused,
+			  * refuse nothing */
 };
 
 /**

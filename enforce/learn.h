@@ -1,0 +1,23 @@
+/*
+ * learn.h - `cordon learn`: a minimal profile from a real run.
+ */
+#ifndef CORDON_LEARN_H
+#define CORDON_LEARN_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "policy.h"
+
+/* Take note of a record the shim sent while learning. */
+void learn_note(json_t *record);
+
+/**
+ * learn_write - fold what was noted into a profile at @out that grants
+ * what @p lacked, and say so on stderr.
+ * Return: 0, or -EIO with @err set.
+ */
+int learn_write(const char *out, const struct policy *p, char *err,
+		size_t errlen);
+
+#endif
