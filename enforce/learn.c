@@ -10,7 +10,8 @@
  * refusing any: what that policy would refuse is recorded ("verdict":
  * "learn").  At the end the records are folded into a minimal profile:
  *  - a cache's files into the cache (~/.cache/NAME, ~/.NAME, ~/go/...);
- *  - a new file into its directory; a program into its directory;
+ *  - what was made, replaced or removed into its directory (which is
+ *    there again at the next run); a program into its directory;
  *  - everything else stays the path itself;
  *  - never "/" nor all of $HOME: a path that would fold there stays as
  *    it is;
@@ -121,15 +122,16 @@ static bool cache_of(const char *path, const char *home, char out[PATH_BUF])
 	rest = path + hl + 1;
 	if (strncmp(rest, ".cache/", 7) == 0)
 		end = strchr(rest + 7, '/');
-	else if (strncmp(rest, "go/pkg/mod/", 11) == 0)
+	else if (strncmp(rest, "go/pkg/mod/", 11) == 0 ||
+		 strcmp(rest, "go/pkg/mod") == 0)
 		end = rest + 10;
-	else if (rest[0] == '.')
+	else if (rest[0] == '.' && strcmp(rest, ".cache") != 0)
 		end = strchr(rest, '/');
 	else
 		return false;
-	if (!end)
-		return false;
-	snprintf(out, PATH_BUF, "%.*s", (int)(end - path), path);
+	/* the cache itself when @path is it */
+	snprintf(out, PATH_BUF, "%.*s",
+		 end ? (int)(end - path) : (int)strlen(path), path);
 	return true;
 }
 
@@ -140,8 +142,9 @@ static void fold(const struct need *n, const char *home, char out[PATH_BUF])
 		return;
 	if ((n->rights & RIGHT_X) && !is_dir(n->path)) {
 		parent(n->path, out);
-	} else if ((n->rights & RIGHT_W) && !is_dir(n->path)) {
-		/* a file made (or replaced) there: its directory */
+	} else if (n->rights & RIGHT_W) {
+		/* a file or directory made (or replaced, removed) there:
+		 * where it was made, which exists again at the next run */
 		parent(n->path, out);
 	} else {
 		snprintf(out, PATH_BUF, "%s", n->path);

@@ -138,21 +138,32 @@ static void warn_workspace(const struct policy *p)
 }
 
 /*
- * What the kernel layer holds while learning: the filesystem as the user
- * may use it and the network (the namespaces, the seccomp filter and
- * the capability drop apply as always); the shim records what the
- * options' policy would refuse.
+ * What the kernel layer holds while learning: the options' own roots,
+ * the whole filesystem readable and executable, $HOME writable, and the
+ * network (the seccomp filter and the capability drop as always; no
+ * namespaces).  The system directories stay unwritable even to root:
+ * a build that would install into /usr fails there, as it should.  The
+ * shim records what the options' policy alone would refuse.
  */
-static const struct policy *learning_policy(void)
+static const struct policy *learning_policy(const struct policy *p)
 {
 	static struct policy wide;
+	const char *home = roots_home();
+	int ret = 0;
 
-	if (!wide.nroots) {
-		if (policy_add_root(&wide, "/", RIGHT_ALL, ORIGIN_DEFAULT,
-				    true) < 0)
-			return NULL;
-		wide.net = NET_ON;
-	}
+	if (wide.nroots || !p)
+		return &wide;
+	for (size_t i = 0; !ret && i < p->nroots; i++)
+		ret = policy_add_root(&wide, p->roots[i].path,
+				      p->roots[i].rights, ORIGIN_DEFAULT,
+				      p->roots[i].is_dir);
+	if (!ret)
+		ret = policy_add_root(&wide, "/", RIGHT_R | RIGHT_X,
+				      ORIGIN_DEFAULT, true);
+	if (!ret && home && strcmp(home, "/") != 0 && access(home, F_OK) == 0)
+		ret = policy_add_root(&wide, home, RIGHT_ALL, ORIGIN_DEFAULT,
+				      true);
+	wide.net = NET_ON;
 	return &wide;
 }
 
@@ -163,7 +174,7 @@ static int enforce(const struct policy *p, const struct feature_set *fs,
 	int ret = 0;
 
 	/* the namespaces narrow what learning must see: not while learning */
-	if (feature_layer_ok(fs, "mount") && p != learning_policy())
+	if (feature_layer_ok(fs, "mount") && p != learning_policy(NULL))
 		ret = ns_enter(p, keep, err, sizeof(err));
 	if (!ret && abi >= 1)
 		ret = landlock_apply(p, abi, err, sizeof(err));
@@ -246,7 +257,7 @@ static int run_supervised(struct cli *c, char **envp,
 		return EXIT_CORDON;
 	}
 	if (pid == 0) {
-		if (enforce(c->cmd == CMD_LEARN ? learning_policy()
+		if (enforce(c->cmd == CMD_LEARN ? learning_policy(&c->policy)
 						: &c->policy,
 			    fs, abi, sup->sockpath))
 			_exit(EXIT_CORDON);
