@@ -151,7 +151,7 @@ static const struct policy *learning_policy(const struct policy *p)
 	const char *home = roots_home();
 	int ret = 0;
 
-	if (wide.nroots || !p)
+	if (wide.nroots)
 		return &wide;
 	for (size_t i = 0; !ret && i < p->nroots; i++)
 		ret = policy_add_root(&wide, p->roots[i].path,
@@ -168,19 +168,19 @@ static const struct policy *learning_policy(const struct policy *p)
 }
 
 static int enforce(const struct policy *p, const struct feature_set *fs,
-		   int abi, const char *keep)
+		   int abi, const char *keep, bool learning)
 {
+	/* the namespaces narrow what learning must see: not while learning */
+	bool namespaces = feature_layer_ok(fs, "mount") && !learning;
 	char err[512];
 	int ret = 0;
 
-	/* the namespaces narrow what learning must see: not while learning */
-	if (feature_layer_ok(fs, "mount") && p != learning_policy(NULL))
+	if (namespaces)
 		ret = ns_enter(p, keep, err, sizeof(err));
 	if (!ret && abi >= 1)
 		ret = landlock_apply(p, abi, err, sizeof(err));
 	if (!ret && feature_layer_ok(fs, "seccomp"))
-		ret = sysfilter_apply(p, feature_layer_ok(fs, "pid"), err,
-				      sizeof(err));
+		ret = sysfilter_apply(p, namespaces, err, sizeof(err));
 	if (!ret)
 		ret = caps_drop(err, sizeof(err));
 	if (ret) {
@@ -257,9 +257,10 @@ static int run_supervised(struct cli *c, char **envp,
 		return EXIT_CORDON;
 	}
 	if (pid == 0) {
-		if (enforce(c->cmd == CMD_LEARN ? learning_policy(&c->policy)
-						: &c->policy,
-			    fs, abi, sup->sockpath))
+		bool learning = c->cmd == CMD_LEARN;
+
+		if (enforce(learning ? learning_policy(&c->policy) : &c->policy,
+			    fs, abi, sup->sockpath, learning))
 			_exit(EXIT_CORDON);
 		_exit(spawn_exec(c->argv, envp, &c->policy));
 	}
@@ -321,7 +322,7 @@ static int run(struct cli *c)
 		return EXIT_CORDON;
 	}
 	if (c->no_shim) {
-		if (enforce(p, &fs, abi, NULL))
+		if (enforce(p, &fs, abi, NULL, false))
 			return EXIT_CORDON;
 		return spawn_exec(c->argv, envp, p);
 	}

@@ -100,27 +100,37 @@ static void restore_secret(struct ctx *c)
 	}
 }
 
-/* The child copies what it read into the workspace: a leak is visible. */
-static int try_read(struct ctx *c)
+/* Copy what @from holds into the workspace as @name: what the child
+ * could read becomes visible from outside.  0, or the errno. */
+static int copy_out(struct ctx *c, const char *from, const char *name)
 {
-	char p[128], buf[64];
+	char p[128], buf[256];
 	ssize_t n;
 	int fd;
 
-	path_in(p, sizeof(p), c->out, "secret");
-	fd = open(p, O_RDONLY | O_CLOEXEC);
+	fd = open(from, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
 	n = read(fd, buf, sizeof(buf));
 	close(fd);
-	path_in(p, sizeof(p), c->ws, "leak");
+	if (n <= 0)
+		return n < 0 ? errno : ENOENT;
+	path_in(p, sizeof(p), c->ws, name);
 	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return errno;
-	if (n > 0 && write(fd, buf, (size_t)n) < 0)
+	if (write(fd, buf, (size_t)n) < 0)
 		n = -1;
 	close(fd);
 	return n > 0 ? 0 : EIO;
+}
+
+static int try_read(struct ctx *c)
+{
+	char p[128];
+
+	path_in(p, sizeof(p), c->out, "secret");
+	return copy_out(c, p, "leak");
 }
 
 static bool leaked(struct ctx *c)
@@ -299,26 +309,10 @@ static void restore_mode(struct ctx *c)
 /* The victim's command line, copied into the workspace. */
 static int try_cmdline(struct ctx *c)
 {
-	char p[128], buf[256];
-	ssize_t n;
-	int fd;
+	char p[64];
 
 	snprintf(p, sizeof(p), "/proc/%d/cmdline", (int)c->victim);
-	fd = open(p, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return errno;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	if (n <= 0)
-		return n < 0 ? errno : ENOENT;
-	path_in(p, sizeof(p), c->ws, "cmdline");
-	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return errno;
-	if (write(fd, buf, (size_t)n) < 0)
-		n = -1;
-	close(fd);
-	return n > 0 ? 0 : EIO;
+	return copy_out(c, p, "cmdline");
 }
 
 /* The victim is the probe's own child: its command line says probe. */

@@ -59,12 +59,6 @@ static const char *const keys[] = { "mode", "read", "write",
 				    "exec", "net",  "connect",
 				    "bind", "env",  "inherit_env" };
 
-/* The paths a profile adds live as long as the run: copied once. */
-static char *keep(const char *s)
-{
-	return strdup(s);
-}
-
 static int bad(char *err, size_t errlen, const char *name, const char *what)
 {
 	snprintf(err, errlen, "profile '%s': %s", name, what);
@@ -98,7 +92,7 @@ static int add_roots(struct cli *c, json_t *list, unsigned int rights,
 
 		if (!path)
 			return bad(err, errlen, name, "a path is not a string");
-		copy = keep(path);
+		copy = strdup(path); /* lives as long as the run */
 		if (!copy)
 			return -ENOMEM;
 		ret = cli_add_req(c, copy, rights, label, err, errlen);

@@ -159,20 +159,30 @@ static const char *const secrets[] = {
 	NULL,
 };
 
-int roots_hide(struct policy *p, const char *path)
+/*
+ * Take @drop back from @path where the policy grants it: a protected
+ * root keeping the rest.  Nothing when the path is not there or not
+ * granted @drop anyway, or when a root the user gave names the path
+ * itself with one of those rights (the protection is lifted).
+ */
+static int protect(struct policy *p, const char *path, unsigned int drop)
 {
 	char canon[PATH_BUF];
 	struct stat st;
+	unsigned int rights;
 
 	if (path_resolve(AT_FDCWD, path, 0, canon) != 0 ||
-	    lstat(canon, &st) < 0 || !(policy_rights(p, canon) & RIGHT_R))
+	    lstat(canon, &st) < 0)
+		return 0;
+	rights = policy_rights(p, canon);
+	if (!(rights & drop))
 		return 0;
 	for (size_t i = 0; i < p->nroots; i++)
 		if (p->roots[i].origin == ORIGIN_USER &&
-		    path_is_within(p->roots[i].path, canon) &&
+		    (p->roots[i].rights & drop) &&
 		    strcmp(p->roots[i].path, canon) == 0)
-			return 0; /* the user named it */
-	return policy_add_root(p, canon, 0, ORIGIN_PROTECTED,
+			return 0;
+	return policy_add_root(p, canon, rights & ~drop, ORIGIN_PROTECTED,
 			       S_ISDIR(st.st_mode));
 }
 
@@ -185,16 +195,10 @@ static int hide_secrets(struct policy *p)
 		if (glob(secrets[i], GLOB_NOSORT, NULL, &g) != 0)
 			continue;
 		for (size_t j = 0; !ret && j < g.gl_pathc; j++)
-			ret = roots_hide(p, g.gl_pathv[j]);
+			ret = protect(p, g.gl_pathv[j], RIGHT_ALL);
 		globfree(&g);
 	}
 	return ret;
-}
-
-/* What a protected path keeps: its rights less writing. */
-static unsigned int p_rights(const struct policy *p, const char *path)
-{
-	return policy_rights(p, path) & ~RIGHT_W;
 }
 
 /* In every writable directory root: git's hooks and config (a hook
@@ -273,19 +277,5 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 
 int roots_protect(struct policy *p, const char *path)
 {
-	char canon[PATH_BUF];
-	struct stat st;
-
-	if (path_resolve(AT_FDCWD, path, 0, canon) != 0 ||
-	    lstat(canon, &st) < 0)
-		return 0; /* nothing there to protect */
-	if (!(policy_rights(p, canon) & RIGHT_W))
-		return 0; /* not writable anyway */
-	for (size_t i = 0; i < p->nroots; i++)
-		if (p->roots[i].origin == ORIGIN_USER &&
-		    (p->roots[i].rights & RIGHT_W) &&
-		    strcmp(p->roots[i].path, canon) == 0)
-			return 0; /* --write names it: lifted */
-	return policy_add_root(p, canon, p_rights(p, canon), ORIGIN_PROTECTED,
-			       S_ISDIR(st.st_mode));
+	return protect(p, path, RIGHT_W);
 }

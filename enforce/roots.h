@@ -29,10 +29,6 @@ int roots_add_system(struct policy *p);
  */
 int roots_protect(struct policy *p, const char *path);
 
-/* The same for a secret inside a readable root (/etc/shadow, the SSH
- * host keys): no right at all, unless a root the user gave names it. */
-int roots_hide(struct policy *p, const char *path);
-
 /* Expand a leading "~" or "~/" to the home directory into @out.
  * Return: 0, -ENOENT (no home), -ENAMETOOLONG. */
 int roots_expand(const char *path, char out[PATH_BUF]);
