@@ -6,6 +6,8 @@
 #   make check      the tests under ASan+UBSan, the banned-function check,
 #                   the format check, a short fuzzing run
 #   make fuzz       fuzz the parsers (FUZZ_SECONDS each, default 30)
+#   make bench      cordon's cost beside bare, bubblewrap and firejail
+#                   (scripts/bench/run.sh; results in doc/bench/)
 #   make install    PREFIX (/usr/local) and DESTDIR honoured
 #   make deps       install the Debian packages the build and tests need
 
@@ -38,7 +40,9 @@ SHARED_SRCS = shim/path.c shim/policy.c shim/env.c shim/snapshot.c shim/strbuf.c
 	shim/rule.c
 ENFORCE_SRCS = $(filter-out enforce/main.c,$(wildcard enforce/*.c))
 CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
-LIBS = -lseccomp -ljansson -lcap-ng
+# Linked statically: each shared library costs every start a map and
+# its relocations (measured by make bench: about 30 page faults).
+LIBS = -Wl,-Bstatic -lseccomp -ljansson -lcap-ng -Wl,-Bdynamic
 
 # The shim: every shim/ file, plus the Landlock layer for standalone use.
 SHIM_SRCS = $(wildcard shim/*.c) enforce/landlock.c enforce/feature.c
@@ -60,7 +64,7 @@ FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 30
 
 .PHONY: all test unit integration check fuzz install clean deps format \
-	check-format check-banned
+	check-format check-banned bench
 .DEFAULT_GOAL := all
 
 all: $(B)/cordon $(B)/libcordon.so
@@ -109,6 +113,20 @@ $(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(wildcard shim/*.h e
 	clang -D_GNU_SOURCE -iquote shim -iquote enforce -std=c11 -g -O1 \
 		-fsanitize=fuzzer,address,undefined -o $@ $< $(SHARED_SRCS) \
 		$(ENFORCE_SRCS) $(LIBS)
+
+# The benchmark (scripts/bench/): never part of the tests.
+BENCH_BINS = $(B)/bench/brun $(B)/bench/openstat $(B)/bench/llonly
+$(B)/bench/llonly: scripts/bench/llonly.c $(B)/libcore.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libcore.a $(LIBS)
+$(B)/bench/%: scripts/bench/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
+bench: all $(BENCH_BINS)
+	scripts/bench/run.sh $(B)
 
 test: unit integration
 

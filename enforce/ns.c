@@ -10,10 +10,10 @@
  *    noexec except the roots that grant execute, so ld.so cannot map a
  *    program from a root that is only readable.
  *  - Sockets: Landlock does not check connect() on a socket file.  The
- *    sockets under /run (docker, D-Bus, systemd, the user's runtime
- *    directory) that no writable root grants, and those already in the
- *    shared temp dirs (tmux, X11, ssh-agent) that no --write names, are
- *    covered with /dev/null.
+ *    socket files bound at the start (listed by /proc/net/unix, and
+ *    under /run and the user's runtime directory) that no writable root
+ *    grants, and those in the shared temp dirs (tmux, X11, ssh-agent)
+ *    that no --write names, are covered with /dev/null.
  *  - Processes: in a PID namespace with its own /proc, processes
  *    outside have no pid the command can name (cmdline, renice,
  *    prlimit, kill) and are not listed.
@@ -50,9 +50,7 @@
 #include "path.h"
 #include "spawn.h"
 
-#define RUN_DEPTH  8 /* how deep /run is searched for sockets */
-#define TMP_DEPTH  2 /* and the shared temp dirs: /tmp/tmux-0/default */
-#define HOME_DEPTH 3 /* and $HOME: ~/.docker/run/docker.sock */
+#define RUN_DEPTH 8 /* how deep /run is searched for sockets */
 
 static int ns_flags(void)
 {
@@ -65,10 +63,12 @@ static int ns_flags(void)
 
 static int map_ids(uid_t uid, gid_t gid);
 
-/* Can this process make the namespaces?  Tried in a child. */
+/* Can this process make the namespaces?  Tried in a vfork child (no
+ * copy of the address space: this runs on every start); it only makes
+ * system calls and writes /proc files from its stack. */
 static bool can_unshare(void)
 {
-	pid_t pid = fork();
+	pid_t pid = vfork();
 	int st;
 
 	if (pid < 0)
@@ -104,16 +104,17 @@ void ns_features(const struct policy *p, struct feature_set *s)
 
 	(void)p;
 	/* What no layer here closes: said, never a reason to refuse. */
-	feature_add(s, (struct feature){
-			       .layer = "landlock",
-			       .name = "UNIX socket files elsewhere",
-			       .needs = "a Landlock right for socket paths "
-					"(not in ABI 7)",
-			       .needed = true,
-			       .available = false,
-			       .advisory = true,
-			       .gap = true,
-		       });
+	feature_add(s,
+		    (struct feature){
+			    .layer = "landlock",
+			    .name = "UNIX socket files bound after the start",
+			    .needs = "a Landlock right for socket paths "
+				     "(not in ABI 7)",
+			    .needed = true,
+			    .available = false,
+			    .advisory = true,
+			    .gap = true,
+		    });
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		feature_add(
 			s, (struct feature){
@@ -273,8 +274,6 @@ static size_t collect(const struct policy *p, struct entry *e,
 
 static const struct policy *masking;
 static const char *mask_keep;
-static bool mask_shared; /* a shared temp dir: a user root must grant */
-static int mask_depth;
 static int mask_failed;
 
 /* A --write root (not a default one) granting @path. */
@@ -290,56 +289,100 @@ static bool user_grants(const char *path)
 	return false;
 }
 
+static bool in_shared_tmp(const char *path)
+{
+	static const char *const shared[] = { "/tmp", "/var/tmp", "/dev/shm" };
+
+	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)
+		if (path_is_within(path, shared[i]))
+			return true;
+	return false;
+}
+
+/* Cover the socket file at @path unless the policy lets the command
+ * have it: a writable root grants it, or in a shared temp dir (which
+ * the defaults make writable for the command's own files) a --write
+ * root names it. */
+static void mask_one(const char *path)
+{
+	bool shared = in_shared_tmp(path);
+
+	if (mask_keep && strcmp(path, mask_keep) == 0)
+		return;
+	if (shared ? user_grants(path)
+		   : (policy_rights(masking, path) & RIGHT_W) != 0)
+		return;
+	if (mount("/dev/null", path, NULL, MS_BIND, NULL) < 0)
+		mask_failed = errno;
+}
+
 static int mask_socket(const char *path, const struct stat *st, int type,
 		       struct FTW *ftw)
 {
-	/* never deeper than the limit: a big /tmp costs nothing more */
-	if (type == FTW_D && ftw->level >= mask_depth)
+	/* never deeper than the limit */
+	if (type == FTW_D && ftw->level >= RUN_DEPTH)
 		return FTW_SKIP_SUBTREE;
-	if (!S_ISSOCK(st->st_mode) ||
-	    (mask_keep && strcmp(path, mask_keep) == 0))
-		return 0;
-	if (mask_shared ? user_grants(path)
-			: (policy_rights(masking, path) & RIGHT_W) != 0)
-		return 0;
-	if (mount("/dev/null", path, NULL, MS_BIND, NULL) < 0)
-		mask_failed = errno;
+	if (S_ISSOCK(st->st_mode))
+		mask_one(path);
 	return FTW_CONTINUE;
 }
 
-static void mask_under(const char *dir, bool shared, int depth)
+/*
+ * The socket files bound in this network namespace, wherever they are:
+ * /proc/net/unix lists them with their paths ("Num RefCount Protocol
+ * Flags Type St Inode Path"), so no directory needs searching.  A path
+ * that is no socket file now (deleted, already covered, or relative to
+ * another process's directory) is left.
+ */
+static void mask_bound(void)
 {
-	mask_shared = shared;
-	mask_depth = depth;
-	nftw(dir, mask_socket, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
+	FILE *f = fopen("/proc/net/unix", "re");
+	char *line = NULL, *path;
+	size_t cap = 0;
+	struct stat st;
+
+	if (!f) {
+		mask_failed = errno;
+		return;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		path = line;
+		for (int field = 0; path && field < 7; field++) {
+			path += strspn(path, " ");
+			path = strchr(path, ' ');
+		}
+		if (!path || path[1] != '/')
+			continue; /* unbound, abstract (@...) or the header */
+		path++;
+		path[strcspn(path, "\n")] = '\0';
+		if (lstat(path, &st) == 0 && S_ISSOCK(st.st_mode))
+			mask_one(path);
+	}
+	free(line);
+	fclose(f);
 }
 
 /*
- * Cover the sockets that processes outside listen on: under /run, in
- * $XDG_RUNTIME_DIR and in $HOME (three levels: ~/.docker/run, ~/.gnupg)
- * unless a root grants writing there, and in the shared temporary
- * directories (tmux, X11, ssh-agent, two levels), which the default
- * policy makes writable for the command's own files, unless a --write
- * root names them.  A socket the command makes later is its own.
+ * Cover the sockets that processes outside listen on: every socket file
+ * bound in this network namespace (docker, D-Bus, ssh-agent, tmux, X11,
+ * gpg-agent, wherever they are), and what is under /run and
+ * $XDG_RUNTIME_DIR even when bound from another network namespace,
+ * unless the policy grants it (see mask_one).  A socket the command
+ * makes later is its own; one a process outside binds after the start
+ * is not covered.
  */
 static int mask_sockets(const struct policy *p, const char *keep)
 {
-	static const char *const shared[] = { "/tmp", "/var/tmp", "/dev/shm" };
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
-
-	const char *home = getenv("HOME");
 
 	masking = p;
 	mask_keep = keep;
 	mask_failed = 0;
-	mask_under("/run", false, RUN_DEPTH);
+	mask_bound();
+	nftw("/run", mask_socket, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
 	if (xdg && xdg[0] == '/' && !path_is_within(xdg, "/run"))
-		mask_under(xdg, false, RUN_DEPTH);
-	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)
-		mask_under(shared[i], true, TMP_DEPTH);
-	/* ~/.docker/run/docker.sock, ~/.gnupg/S.gpg-agent, ... */
-	if (home && home[0] == '/' && strcmp(home, "/") != 0)
-		mask_under(home, false, HOME_DEPTH);
+		nftw(xdg, mask_socket, 16,
+		     FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
 	return mask_failed;
 }
 

@@ -54,7 +54,6 @@ enum env_mode {
 };
 
 struct policy {
-	struct root roots[POLICY_MAX_ROOTS];
 	size_t nroots;
 
 	enum net_mode net;
@@ -71,6 +70,10 @@ struct policy {
 
 	bool best_effort;
 	bool quiet;
+
+	/* Last: a process touches only the entries in use (the shim's
+	 * policy is static; each page touched is a page fault). */
+	struct root roots[POLICY_MAX_ROOTS];
 };
 
 /**

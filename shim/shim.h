@@ -19,13 +19,15 @@
 #define SHIM_API __attribute__((visibility("default")))
 
 /* The policy snapshot this process loaded, and what it needs to pass on. */
+/* In the order a process touches them, so that the few pages in use lie
+ * together: each page touched costs every process a page fault. */
 struct shim_state {
 	bool active; /* a policy was loaded: hooks decide */
-	struct policy policy;
 	struct snapshot_extra extra;
+	char preload[PATH_BUF + 16]; /* "LD_PRELOAD=..." as loaded */
+	struct policy policy;
 	char store[SNAPSHOT_MAX];    /* decoded strings of the policy */
 	char snapshot[SNAPSHOT_MAX]; /* "CORDON_POLICY=..." as loaded */
-	char preload[PATH_BUF + 16]; /* "LD_PRELOAD=..." as loaded */
 };
 
 extern struct shim_state shim;

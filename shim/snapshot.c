@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "snapshot.h"
@@ -275,7 +276,9 @@ int snapshot_decode(const char *value, struct policy *p,
 	struct in in = { .s = value, .store = store, .len = len };
 	int ret;
 
-	memset(p, 0, sizeof(*p));
+	/* all but the roots, which are written as they are added: a page
+	 * of the shim's static policy is not touched for nothing */
+	memset(p, 0, offsetof(struct policy, roots));
 	memset(x, 0, sizeof(*x));
 	if (strncmp(value, "v=1", 3) != 0 || (value[3] && value[3] != '|'))
 		return -EINVAL;

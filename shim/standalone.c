@@ -53,6 +53,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -411,7 +412,7 @@ int standalone_load(char **envp)
 
 	if (!var("CORDON_READ") && !var("CORDON_WRITE") && !var("CORDON_EXEC"))
 		return -ENOENT;
-	memset(&shim.policy, 0, sizeof(shim.policy));
+	memset(&shim.policy, 0, offsetof(struct policy, roots));
 	memset(&shim.extra, 0, sizeof(shim.extra));
 	store_used = 0;
 	shim.extra.standalone = true;

@@ -385,6 +385,26 @@ test_escape_socket_in_home_is_unreachable() {
 	[ "$contacts" = 2 ] || fail "the listener saw $contacts connections, expected 2"
 }
 
+# Any socket file bound when the command starts is covered, however deep
+# (the launcher reads /proc/net/unix, it does not search directories),
+# unless a writable root holds it.
+test_escape_socket_deep_anywhere_is_unreachable() {
+	mkdir -p "$T/out/a/b/c/d/e/f"
+	local sock=$T/out/a/b/c/d/e/f/deep.sock
+	"$HELPERS/listener" -p "$sock" -t 5 "$T/port" "$T/count" &
+	listener_pid=$!
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	local conn='import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])'
+	cordon --no-shim --read "$T/out" -- python3 -c "$conn" "$sock"
+	assert_status_not 0
+	cordon --no-shim --write "$T/out/a/b" -- python3 -c "$conn" "$sock"
+	assert_status 0
+	plain python3 -c "$conn" "$sock"
+	assert_status 0
+	wait_listener
+	[ "$contacts" = 2 ] || fail "the listener saw $contacts connections, expected 2"
+}
+
 # Processes outside have no pid inside: not listed, not named.
 test_escape_outside_processes_are_invisible() {
 	sleep 30 &

@@ -1,0 +1,264 @@
+#!/bin/bash
+# cordon's cost, side by side with bare, Landlock alone, bubblewrap and
+# firejail: what `make bench` runs.
+#
+#   scripts/bench/run.sh [BUILD [RESULTS]]
+#
+# BUILD (default build) holds cordon, libcordon.so and the bench helpers
+# (made by `make bench`); RESULTS (default doc/bench) receives
+# results.md (the table, the machine, the versions, the run counts),
+# results.png (the plot), raw.csv (every timed run) and hyperfine.md
+# (a cross-check of the startup row).  The README's table, between its
+# bench markers, is replaced with the new one.
+#
+# Workloads: startup (/bin/true), exec-heavy (a shell loop starting
+# 1,000 processes), open and stat (scripts/bench/openstat: 10^6 calls on
+# a file six directories deep in the workspace, ns per call from inside),
+# a real build (zlib from Debian's source package: configure and make -j2
+# in a fresh copy each run).  Configurations: bare; Landlock alone
+# (scripts/bench/llonly); cordon --no-shim (the kernel layer); cordon
+# (full); the shim alone (LD_PRELOAD); bubblewrap; firejail.  Every
+# workload's runs are interleaved across configurations (brun.c); the
+# table gives medians and the ratio to bare of the same run.
+#
+# Installs hyperfine, bubblewrap, firejail and gnuplot with apt-get when
+# missing (as root).  Exit 0, or 1 with one line "bench: ..." on stderr.
+# Counts may be lowered for a quick look: BENCH_QUICK=1.
+set -eu -o pipefail
+
+die() {
+	echo "bench: $*" >&2
+	exit 1
+}
+
+B=$(realpath -m "${1:-build}")
+OUT=$(realpath -m "${2:-doc/bench}")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CORDON=$B/cordon
+LIB=$B/libcordon.so
+for f in "$CORDON" "$LIB" "$B/bench/brun" "$B/bench/openstat" \
+	"$B/bench/llonly"; do
+	[ -x "$f" ] || die "'$f' missing: run make bench"
+done
+
+need=""
+for pair in hyperfine:hyperfine bwrap:bubblewrap firejail:firejail \
+	gnuplot:gnuplot-nox dpkg-source:dpkg-dev; do
+	command -v "${pair%%:*}" >/dev/null || need="$need ${pair#*:}"
+done
+if [ -n "$need" ]; then
+	[ "$(id -u)" = 0 ] || die "missing:$need (install them, or run as root)"
+	echo "bench: installing$need"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need \
+		>/dev/null || die "apt-get install$need failed"
+fi
+
+"$ROOT/scripts/fetch-sources.sh" "$B/sources" >/dev/null ||
+	die "cannot fetch zlib's source package"
+ZSRC=$(ls -d "$B"/sources/zlib-* | head -1)
+[ -d "$ZSRC" ] || die "no zlib source tree under $B/sources"
+
+# The workspace: where every configuration runs and may write.
+WS=$B/bench/ws
+rm -rf "$WS"
+mkdir -p "$WS/a/b/c/d/e/f" "$OUT"
+echo data >"$WS/a/b/c/d/e/f/file"
+DEEP=$WS/a/b/c/d/e/f/file
+cp "$B/bench/openstat" "$WS/openstat" # run from the workspace, as a build's own tools are
+case $WS in *'|'* | *' '*) die "the build path may hold no '|' or space" ;; esac
+
+if [ "${BENCH_QUICK:-}" ]; then
+	R_START=4 N_START=3 R_EXEC=2 R_OPS=1 R_BUILD=1 OPS=100000 LOOP=200
+else
+	R_START=20 N_START=5 R_EXEC=5 R_OPS=3 R_BUILD=5 OPS=1000000 LOOP=1000
+fi
+
+# One spec line per configuration: NAME|VARS|ARGV joined by '|'.
+spec() {
+	local cmd=$1 f=$2
+	{
+		echo "bare||$cmd"
+		echo "landlock||$B/bench/llonly|$WS|--|$cmd"
+		echo "kernel||$CORDON|-q|--no-shim|--|$cmd"
+		echo "full||$CORDON|-q|--|$cmd"
+		echo "shim|LD_PRELOAD=$LIB CORDON_EXEC=/ CORDON_WRITE=$WS:/tmp:/var/tmp CORDON_QUIET=1|$cmd"
+		echo "bwrap||bwrap|--ro-bind|/|/|--dev|/dev|--proc|/proc|--bind|/tmp|/tmp|--bind|$WS|$WS|--unshare-all|--die-with-parent|--chdir|$WS|--|$cmd"
+		echo "firejail||firejail|--quiet|--noprofile|--read-only=/|--read-write=$WS|--read-write=/tmp|--net=none|--|$cmd"
+	} >"$f"
+}
+
+RAW=$OUT/raw.csv
+: >"$RAW"
+cd "$WS"
+t0=$(date +%s)
+
+echo "bench: startup ($R_START rounds x $N_START runs)"
+spec /bin/true "$B/bench/startup.spec"
+"$B/bench/brun" -r "$R_START" -n "$N_START" -w 3 "$B/bench/startup.spec" \
+	startup >>"$RAW"
+
+echo "bench: exec-heavy ($LOOP processes, $R_EXEC rounds)"
+spec "/bin/sh|-c|i=0; while [ \$i -lt $LOOP ]; do /bin/true; i=\$((i+1)); done" \
+	"$B/bench/exec.spec"
+"$B/bench/brun" -r "$R_EXEC" -w 1 "$B/bench/exec.spec" exec >>"$RAW"
+
+for op in open stat; do
+	echo "bench: $op ($OPS calls, $R_OPS rounds)"
+	spec "$WS/openstat|$op|$DEEP|$OPS" "$B/bench/$op.spec"
+	"$B/bench/brun" -m -r "$R_OPS" -w 0 "$B/bench/$op.spec" "$op" >>"$RAW"
+done
+
+echo "bench: zlib build ($R_BUILD rounds)"
+spec "/bin/sh|-c|cd $WS/zlib && ./configure >/dev/null && make -j2 >/dev/null" \
+	"$B/bench/build.spec"
+"$B/bench/brun" -r "$R_BUILD" -w 0 \
+	-p "/bin/sh|-c|rm -rf $WS/zlib && cp -a $ZSRC $WS/zlib" \
+	"$B/bench/build.spec" build >>"$RAW"
+
+echo "bench: hyperfine cross-check of startup"
+hyperfine -N --warmup 5 --runs $((R_START * N_START)) --style none \
+	--export-markdown "$OUT/hyperfine.md" \
+	-n bare /bin/true -n kernel "$CORDON -q --no-shim -- /bin/true" \
+	-n full "$CORDON -q -- /bin/true" \
+	-n bwrap "bwrap --ro-bind / / --dev /dev --proc /proc --unshare-all --die-with-parent /bin/true" \
+	>/dev/null
+elapsed=$(($(date +%s) - t0))
+cd "$ROOT"
+
+# Medians and ratios.  Columns: workload, config, median, runs.
+MED=$B/bench/medians.txt
+sort -t, -k1,1 -k2,2 -k4,4g "$RAW" | awk -F, '
+	function flush() { if (n) printf "%s %s %.9g %d\n", key1, key2,
+		(n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2), n }
+	$1 "," $2 != cur { flush(); n = 0; cur = $1 "," $2; key1 = $1; key2 = $2 }
+	{ v[++n] = $4 }
+	END { flush() }' >"$MED"
+
+CONFIGS="bare landlock kernel full shim bwrap firejail"
+WORKLOADS="startup exec open stat build"
+med() { awk -v w="$1" -v c="$2" '$1 == w && $2 == c { print $3 }' "$MED"; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+fmt() {
+	case $1 in
+	open | stat) awk -v x="$2" 'BEGIN { printf "%.0f ns", x }' ;;
+	startup) awk -v x="$2" 'BEGIN { printf "%.2f ms", x * 1000 }' ;;
+	*) awk -v x="$2" 'BEGIN { printf "%.2f s", x }' ;;
+	esac
+}
+label() {
+	case $1 in
+	startup) echo "startup: /bin/true" ;;
+	exec) echo "exec-heavy: $LOOP processes" ;;
+	open) echo "open+close, depth 6 (per call)" ;;
+	stat) echo "stat, depth 6 (per call)" ;;
+	build) echo "zlib: configure + make -j2" ;;
+	esac
+}
+
+TABLE=$B/bench/table.md
+DAT=$B/bench/ratios.dat
+{
+	echo "| workload | bare | Landlock alone | cordon --no-shim | cordon | shim alone | bubblewrap | firejail |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	for w in $WORKLOADS; do
+		b=$(med "$w" bare)
+		row="| $(label "$w") | $(fmt "$w" "$b")"
+		for c in $CONFIGS; do
+			[ "$c" = bare ] && continue
+			m=$(med "$w" "$c")
+			row="$row | $(fmt "$w" "$m") ($(ratio "$m" "$b")x)"
+		done
+		echo "$row |"
+	done
+} >"$TABLE"
+{
+	echo "workload $CONFIGS"
+	for w in $WORKLOADS; do
+		b=$(med "$w" bare)
+		row=$w
+		for c in $CONFIGS; do row="$row $(ratio "$(med "$w" "$c")" "$b")"; done
+		echo "$row"
+	done
+} >"$DAT"
+
+# The targets, in the same run's terms.
+target() { # NAME MEASURED LIMIT
+	awk -v n="$1" -v m="$2" -v l="$3" 'BEGIN {
+		printf "| %s | %.2fx | %.2fx | %s |\n", n, m, l, m <= l ? "met" : "missed" }'
+}
+TARGETS=$B/bench/targets.md
+{
+	echo "| target | measured | limit | |"
+	echo "| --- | ---: | ---: | --- |"
+	target "startup: cordon / bare" "$(ratio "$(med startup full)" "$(med startup bare)")" 1.5
+	target "exec-heavy: cordon / bare" "$(ratio "$(med exec full)" "$(med exec bare)")" 1.10
+	target "open: cordon / cordon --no-shim" "$(ratio "$(med open full)" "$(med open kernel)")" 1.15
+	target "stat: cordon / bare" "$(ratio "$(med stat full)" "$(med stat bare)")" 1.10
+	target "zlib build: cordon / bare" "$(ratio "$(med build full)" "$(med build bare)")" 1.03
+} >"$TARGETS"
+
+gnuplot <<EOF || die "gnuplot failed"
+set terminal pngcairo size 1000,520 font "sans,10"
+set output "$OUT/results.png"
+set title "cost relative to bare (median of interleaved runs; lower is better)"
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set boxwidth 0.9
+set logscale y 2
+set yrange [0.5:*]
+set ylabel "time / bare"
+set key outside right top
+set grid ytics
+set xtics nomirror
+plot "$DAT" using 2:xtic(1) title "bare", '' using 3 title "Landlock alone", \
+	'' using 4 title "cordon --no-shim", '' using 5 title "cordon", \
+	'' using 6 title "shim alone", '' using 7 title "bubblewrap", \
+	'' using 8 title "firejail"
+EOF
+
+runs() { awk -F, -v w="$1" '$1 == w && $2 == "bare"' "$RAW" | wc -l; }
+cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
+mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+{
+	echo "# cordon bench: results"
+	echo
+	echo "Run on $(date -u +%Y-%m-%d) by \`make bench\` ($elapsed s of measuring)."
+	echo
+	echo "- machine: $cpu, $(nproc) cores, $mem; $(. /etc/os-release && echo "$PRETTY_NAME")"
+	echo "- kernel: Linux $(uname -r), Landlock ABI $("$CORDON" probe --json 2>/dev/null | sed -n 's/.*"landlock_abi": *\([0-9]*\).*/\1/p' | head -1)"
+	echo "- cordon $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown); $(bwrap --version); $(firejail --version | head -1); $(hyperfine --version); $(gcc --version | head -1); zlib $(basename "$ZSRC")"
+	echo "- runs per configuration: startup $(runs startup), exec-heavy $(runs exec), open $(runs open) x $OPS calls, stat $(runs stat) x $OPS calls, zlib build $(runs build); every workload interleaved across configurations (scripts/bench/brun.c)"
+	echo
+	echo "Medians, and the ratio to bare of the same run:"
+	echo
+	cat "$TABLE"
+	echo
+	echo "Targets:"
+	echo
+	cat "$TARGETS"
+	echo
+	echo "Configurations: *Landlock alone* is scripts/bench/llonly (cordon's ruleset code, then exec: no namespaces, seccomp, shim or supervisor); *cordon --no-shim* is the whole kernel layer (Landlock, mount and PID namespaces, seccomp, capabilities); *cordon* adds the shim and the supervisor; *shim alone* is LD_PRELOAD=libcordon.so with CORDON_EXEC=/ and the workspace writable (it applies Landlock itself); bubblewrap: / read-only, the workspace and /tmp writable, every namespace unshared; firejail: --noprofile, / read-only, the workspace and /tmp writable, --net=none."
+	echo
+	echo "![ratios to bare](results.png)"
+	echo
+	echo "Cross-check of the startup row with hyperfine (sequential, not interleaved):"
+	echo
+	cat "$OUT/hyperfine.md"
+} >"$OUT/results.md"
+
+# The README's copy, between its markers.
+if grep -q '<!-- bench:begin -->' "$ROOT/README.md"; then
+	awk -v f="$TABLE" -v t="$TARGETS" -v d="$(date -u +%Y-%m-%d)" \
+		-v m="$cpu, $(nproc) cores, Linux $(uname -r)" '
+		/<!-- bench:begin -->/ { print; print ""; print "Measured " d " on " m ":"; print "";
+			while ((getline l < f) > 0) print l; print "";
+			while ((getline l < t) > 0) print l; print ""; skip = 1; next }
+		/<!-- bench:end -->/ { skip = 0 }
+		!skip' "$ROOT/README.md" >"$B/bench/README.new" &&
+		cat "$B/bench/README.new" >"$ROOT/README.md"
+fi
+cat "$TABLE"
+echo
+cat "$TARGETS"
+echo "bench: $OUT/results.md, $OUT/results.png ($elapsed s)"
