@@ -47,6 +47,7 @@ LIBS = -Wl,-Bstatic -lseccomp -ljansson -lcap-ng -Wl,-Bdynamic
 # The shim: every shim/ file, plus the Landlock layer for standalone use.
 SHIM_SRCS = $(wildcard shim/*.c) enforce/landlock.c enforce/feature.c
 SHIM_OBJS = $(patsubst %.c,$(B)/pic/%.o,$(SHIM_SRCS))
+SHIM_LIB = $(B)/libcordon.so
 # No fortify or stack-protector imports: they would raise the glibc the
 # shim needs above the 2.2.5 baseline (shim/baseline.h).
 SHIM_CFLAGS = -fPIC -fvisibility=hidden -ftls-model=initial-exec \
@@ -63,11 +64,43 @@ FUZZ_SRCS = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS = $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 FUZZ_SECONDS ?= 30
 
+# ---- macOS ----------------------------------------------------------------
+# The same tree on Darwin (clang, Xcode's Command Line Tools, jansson and
+# Criterion from Homebrew): Seatbelt (enforce/darwin/) in place of
+# Landlock, seccomp, capabilities and namespaces; the shim is
+# libcordon.dylib, interposed by dyld (shim/darwin/).  The Linux-only
+# sources are left out here; the shared ones build against
+# shim/darwin/compat (doc/macos.md).  Nothing above changes on Linux.
+ifeq ($(shell uname -s),Darwin)
+ifeq ($(origin CC),default)
+CC = clang
+endif
+BREW := $(shell brew --prefix 2>/dev/null)
+CPPFLAGS += -idirafter shim/darwin/compat \
+	-include shim/darwin/compat/linux_compat.h \
+	$(if $(BREW),-I$(BREW)/include)
+LDFLAGS += $(if $(BREW),-L$(BREW)/lib)
+LIBS = -ljansson
+LINUX_ONLY = enforce/landlock.c enforce/sysfilter.c enforce/ns.c \
+	enforce/caps.c enforce/probe.c enforce/probe_checks.c \
+	enforce/shimenv.c enforce/platform_linux.c shim/real.c shim/guard.c \
+	shim/exec_env.c shim/standalone.c $(wildcard shim/hook_*.c)
+SHARED_SRCS += shim/darwin/compat.c
+ENFORCE_SRCS := $(filter-out $(LINUX_ONLY),$(ENFORCE_SRCS)) \
+	$(wildcard enforce/darwin/*.c)
+SHIM_SRCS := $(filter-out $(LINUX_ONLY),$(wildcard shim/*.c)) \
+	$(wildcard shim/darwin/*.c)
+SHIM_LIB = $(B)/libcordon.dylib
+SHIM_CFLAGS = -fPIC -fvisibility=hidden -DCORDON_DYLIB
+SHIM_LDFLAGS = -dynamiclib -Wl,-undefined,error \
+	-Wl,-install_name,$(LIBDIR)/libcordon.dylib
+endif
+
 .PHONY: all test unit integration check fuzz install clean deps format \
 	check-format check-banned bench
 .DEFAULT_GOAL := all
 
-all: $(B)/cordon $(B)/libcordon.so
+all: $(B)/cordon $(SHIM_LIB)
 
 $(B)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -79,7 +112,7 @@ $(B)/pic/%.o: %.c
 	@echo "  CC [M]  $<"
 	$(Q)$(CC) $(CPPFLAGS) $(SHIM_BASE_CFLAGS) $(SHIM_CFLAGS) -c -o $@ $<
 
-$(B)/libcordon.so: $(SHIM_OBJS) shim/shim.map
+$(SHIM_LIB): $(SHIM_OBJS) shim/shim.map
 	@echo "  LD [M]  $@"
 	$(Q)$(CC) $(SHIM_LDFLAGS) -o $@ $(SHIM_OBJS)
 
@@ -158,10 +191,10 @@ check-format:
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
-install: $(B)/cordon $(B)/libcordon.so
+install: $(B)/cordon $(SHIM_LIB)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(B)/cordon $(DESTDIR)$(BINDIR)/cordon
-	install -m 0755 $(B)/libcordon.so $(DESTDIR)$(LIBDIR)/libcordon.so
+	install -m 0755 $(SHIM_LIB) $(DESTDIR)$(LIBDIR)/$(notdir $(SHIM_LIB))
 	install -m 0644 doc/cordon.1 $(DESTDIR)$(MANDIR)/man1/cordon.1
 
 deps:

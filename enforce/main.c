@@ -4,51 +4,35 @@
  * Orchestration only: parse, build the roots, find out what the kernel
  * enforces, refuse (exit 125) when the policy needs what it cannot
  * enforce unless --best-effort, scrub the environment, restrict, exec.
+ * The kernel's part is the platform's (platform.h).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
-#include "caps.h"
 #include "cli.h"
 #include "env.h"
 #include "explain.h"
-#include "landlock.h"
 #include "learn.h"
-#include "ns.h"
+#include "platform.h"
 #include "probe.h"
 #include "profile.h"
 #include "roots.h"
 #include "shimenv.h"
 #include "snapshot.h"
 #include "supervise.h"
-#include "sysfilter.h"
 #include "spawn.h"
 
 #define CORDON_VERSION "0.1.0"
 
-static const char *kernel_release(void)
+static void refuse(const struct feature_set *fs, int kernel)
 {
-	static struct utsname u;
+	const char *hint = platform_hint(kernel);
+	char host[256];
 
-	return uname(&u) == 0 ? u.release : "unknown";
-}
-
-static void print_landlock_state(int abi)
-{
-	if (abi >= 1)
-		fprintf(stderr, "Landlock ABI %d", abi);
-	else if (abi == -EOPNOTSUPP)
-		fprintf(stderr, "Landlock disabled at boot");
-	else
-		fprintf(stderr, "no Landlock: %s", strerror(-abi));
-}
-
-static void refuse(const struct feature_set *fs, int abi)
-{
+	platform_describe(kernel, host, sizeof(host));
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct feature *f = &fs->f[i];
 
@@ -56,22 +40,21 @@ static void refuse(const struct feature_set *fs, int abi)
 			continue;
 		fprintf(stderr,
 			"cordon: refusing to run: the kernel cannot enforce %s "
-			"(needs %s; this is Linux %s, ",
-			f->name, f->needs, kernel_release());
-		print_landlock_state(abi);
-		fprintf(stderr, ")\n");
+			"(needs %s; this is %s)\n",
+			f->name, f->needs, host);
 	}
-	if (abi == -EOPNOTSUPP)
-		fprintf(stderr, "hint: Landlock is built in but not enabled: "
-				"add landlock to the lsm= boot parameter\n");
+	if (hint)
+		fprintf(stderr, "hint: %s\n", hint);
 	fprintf(stderr, "hint: 'cordon probe' shows what this host enforces; "
 			"--best-effort runs without what is missing\n");
 }
 
-static void warn_best_effort(const struct feature_set *fs, int abi)
+static void warn_best_effort(const struct feature_set *fs, int kernel)
 {
 	const char *sep = "";
+	char host[256];
 
+	platform_describe(kernel, host, sizeof(host));
 	fprintf(stderr, "cordon: WARNING: --best-effort: NOT ENFORCED: ");
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct feature *f = &fs->f[i];
@@ -81,9 +64,7 @@ static void warn_best_effort(const struct feature_set *fs, int abi)
 		fprintf(stderr, "%s%s (needs %s)", sep, f->name, f->needs);
 		sep = "; ";
 	}
-	fprintf(stderr, " [Linux %s, ", kernel_release());
-	print_landlock_state(abi);
-	fprintf(stderr, "]\n");
+	fprintf(stderr, " [%s]\n", host);
 }
 
 static void note_advisory(const struct feature_set *fs)
@@ -168,21 +149,12 @@ static const struct policy *learning_policy(const struct policy *p)
 }
 
 static int enforce(const struct policy *p, const struct feature_set *fs,
-		   int abi, const char *keep, bool learning)
+		   int kernel, const char *keep, bool learning)
 {
-	/* the namespaces narrow what learning must see: not while learning */
-	bool namespaces = feature_layer_ok(fs, "mount") && !learning;
 	char err[512];
-	int ret = 0;
+	int ret = platform_enforce(p, fs, kernel, keep, learning, err,
+				   sizeof(err));
 
-	if (namespaces)
-		ret = ns_enter(p, keep, err, sizeof(err));
-	if (!ret && abi >= 1)
-		ret = landlock_apply(p, abi, err, sizeof(err));
-	if (!ret && feature_layer_ok(fs, "seccomp"))
-		ret = sysfilter_apply(p, namespaces, err, sizeof(err));
-	if (!ret)
-		ret = caps_drop(err, sizeof(err));
 	if (ret) {
 		cli_oneline(err);
 		fprintf(stderr, "cordon: %s\n", err);
@@ -201,10 +173,11 @@ static int prepare_shim(struct cli *c, char **envp, size_t cap,
 	int ret;
 
 	if (shimenv_locate(lib)) {
-		fprintf(stderr, "cordon: cannot find libcordon.so next to "
-				"cordon or in ../lib/cordon\n"
-				"hint: --no-shim runs with the kernel layer "
-				"only\n");
+		fprintf(stderr,
+			"cordon: cannot find %s next to cordon or in "
+			"../lib/cordon\n"
+			"hint: --no-shim runs with the kernel layer only\n",
+			platform_shim_file());
 		return -ENOENT;
 	}
 	ret = policy_add_root(p, lib, RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, false);
@@ -244,7 +217,7 @@ static int prepare_shim(struct cli *c, char **envp, size_t cap,
 /* Fork: the child enters the sandbox and execs, the parent keeps the
  * reports outside it. */
 static int run_supervised(struct cli *c, char **envp,
-			  const struct feature_set *fs, int abi,
+			  const struct feature_set *fs, int kernel,
 			  struct supervisor *sup)
 {
 	pid_t pid;
@@ -260,7 +233,7 @@ static int run_supervised(struct cli *c, char **envp,
 		bool learning = c->cmd == CMD_LEARN;
 
 		if (enforce(learning ? learning_policy(&c->policy) : &c->policy,
-			    fs, abi, sup->sockpath, learning))
+			    fs, kernel, sup->sockpath, learning))
 			_exit(EXIT_CORDON);
 		_exit(spawn_exec(c->argv, envp, &c->policy));
 	}
@@ -287,24 +260,20 @@ static int run(struct cli *c)
 	char err[512 + PATH_BUF];
 	char **envp;
 	size_t cap;
-	int abi;
+	int kernel;
 
 	if (roots_build(c, p, err, sizeof(err))) {
 		cli_oneline(err);
 		fprintf(stderr, "cordon: %s\n", err);
 		return EXIT_CORDON;
 	}
-	abi = landlock_abi();
-	landlock_features(p, abi, &fs);
-	sysfilter_features(p, &fs);
-	caps_features(&fs);
-	ns_features(p, &fs);
+	kernel = platform_features(p, &fs);
 	if (feature_missing(&fs)) {
 		if (!p->best_effort) {
-			refuse(&fs, abi);
+			refuse(&fs, kernel);
 			return EXIT_CORDON;
 		}
-		warn_best_effort(&fs, abi);
+		warn_best_effort(&fs, kernel);
 	}
 	if (!p->quiet) {
 		note_advisory(&fs);
@@ -322,13 +291,13 @@ static int run(struct cli *c)
 		return EXIT_CORDON;
 	}
 	if (c->no_shim) {
-		if (enforce(p, &fs, abi, NULL, false))
+		if (enforce(p, &fs, kernel, NULL, false))
 			return EXIT_CORDON;
 		return spawn_exec(c->argv, envp, p);
 	}
 	if (prepare_shim(c, envp, cap, &sup))
 		return EXIT_CORDON;
-	return run_supervised(c, envp, &fs, abi, &sup);
+	return run_supervised(c, envp, &fs, kernel, &sup);
 }
 
 int main(int argc, char **argv)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "path.h"
+#include "platform.h"
 #include "roots.h"
 
 #define RX (RIGHT_R | RIGHT_X)
@@ -210,7 +211,6 @@ static int protect_defaults(struct policy *p)
 	char buf[PATH_BUF], self[PATH_BUF];
 	const char *home = roots_home();
 	size_t n = p->nroots;
-	ssize_t len;
 	int ret = 0;
 
 	for (size_t i = 0; !ret && i < n; i++) {
@@ -230,11 +230,8 @@ static int protect_defaults(struct policy *p)
 		if (snprintf(buf, sizeof(buf), "%s/%s", home, dotfiles[i]) <
 		    (int)sizeof(buf))
 			ret = roots_protect(p, buf);
-	len = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (!ret && len > 0) {
-		self[len] = '\0';
+	if (!ret && platform_self_exe(self) == 0)
 		ret = roots_protect(p, self);
-	}
 	return ret;
 }
 

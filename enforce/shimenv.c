@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "platform.h"
 #include "shimenv.h"
 #include "snapshot.h"
 
@@ -20,11 +21,10 @@ int shimenv_locate(char out[PATH_BUF])
 	static const char *const places[] = { "libcordon.so",
 					      "../lib/cordon/libcordon.so" };
 	char exe[PATH_BUF], *slash;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int ret = platform_self_exe(exe);
 
-	if (n <= 0)
-		return -errno;
-	exe[n] = '\0';
+	if (ret)
+		return ret;
 	slash = strrchr(exe, '/');
 	if (!slash)
 		return -ENOENT;

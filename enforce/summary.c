@@ -3,8 +3,9 @@
  * denials were recorded and where, grouped by the rule that refused
  * them, with the paths (or destinations) refused most and the option
  * that would allow each; and which programs ran without the shim
- * (static binaries, other ELF classes), whose denials only the kernel
- * saw.  One screen at most; nothing at all when there is nothing to say.
+ * (static binaries, other ELF classes; on macOS, SIP-protected ones),
+ * whose denials only the kernel saw.  One screen at most; nothing at all when
+ * there is nothing to say.
  */
 #include <stdio.h>
 #include <string.h>
@@ -126,14 +127,31 @@ static void print_groups(void)
 			rest);
 }
 
-static void note_unshimmed(struct supervisor *s, const char *program)
+/*
+ * Why @rule (an "exec-unshimmed" record's) kept the shim out, for the
+ * summary.  The macOS shim names SIP in it (exec_env_darwin.c); every
+ * other reason (Linux: static binaries, other ELF classes and machines)
+ * reads as before.
+ */
+static const char *unshimmed_why(const char *rule)
+{
+	if (strstr(rule, "(SIP)"))
+		return "SIP: Apple's binaries drop DYLD_INSERT_LIBRARIES; "
+		       "Seatbelt alone holds there";
+	return "static or foreign binary";
+}
+
+static void note_unshimmed(struct supervisor *s, const char *program,
+			   const char *rule)
 {
 	for (size_t i = 0; i < s->nunshimmed; i++)
-		if (strcmp(s->unshimmed[i], program) == 0)
+		if (strcmp(s->unshimmed[i].program, program) == 0)
 			return;
-	if (s->nunshimmed < SUPERVISE_UNSHIMMED_MAX)
-		snprintf(s->unshimmed[s->nunshimmed++], sizeof(s->unshimmed[0]),
-			 "%s", program);
+	if (s->nunshimmed < SUPERVISE_UNSHIMMED_MAX) {
+		snprintf(s->unshimmed[s->nunshimmed].program,
+			 sizeof(s->unshimmed[0].program), "%s", program);
+		s->unshimmed[s->nunshimmed++].why = unshimmed_why(rule);
+	}
 }
 
 void supervise_note(struct supervisor *s, json_t *record)
@@ -146,7 +164,7 @@ void supervise_note(struct supervisor *s, json_t *record)
 	const char *path = json_string_value(json_object_get(record, "path"));
 
 	if (op && path && strcmp(op, "exec-unshimmed") == 0) {
-		note_unshimmed(s, path);
+		note_unshimmed(s, path, field(record, "rule"));
 		return;
 	}
 	if (verdict && strcmp(verdict, "learn") == 0) {
@@ -170,8 +188,8 @@ void supervise_summary(const struct supervisor *s)
 	}
 	for (size_t i = 0; i < s->nunshimmed; i++)
 		fprintf(stderr,
-			"cordon: %s ran without the shim (static or foreign "
-			"binary): the kernel enforced its policy, but its "
-			"denials are not explained\n",
-			s->unshimmed[i]);
+			"cordon: %s ran without the shim (%s): the kernel "
+			"enforced its policy, but its denials are not "
+			"explained\n",
+			s->unshimmed[i].program, s->unshimmed[i].why);
 }

@@ -21,7 +21,10 @@ struct supervisor {
 	size_t records;	       /* kept in the log */
 	size_t denials;	       /* of them, denials */
 	size_t kernel_denials; /* of them, observed as the kernel's */
-	char unshimmed[SUPERVISE_UNSHIMMED_MAX][256];
+	struct {
+		char program[256];
+		const char *why; /* "static or foreign binary", "SIP: ..." */
+	} unshimmed[SUPERVISE_UNSHIMMED_MAX];
 	size_t nunshimmed;
 };
 

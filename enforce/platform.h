@@ -1,0 +1,59 @@
+/*
+ * platform.h - the kernel boundary of one OS, as the launcher sees it.
+ *
+ * main.c knows only this seam.  On Linux (platform_linux.c) it is
+ * Landlock, the seccomp filter, the capability drop and the namespaces;
+ * on macOS (darwin/platform_darwin.c) it is the Seatbelt profile of
+ * sbpl.c applied with sandbox_init().  It also names the running
+ * executable and the shim's file, which differ by OS.  Each OS implements every
+ * function here in a file of its own; the Makefile picks the files.
+ */
+#ifndef CORDON_PLATFORM_H
+#define CORDON_PLATFORM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "feature.h"
+#include "path.h"
+#include "policy.h"
+
+/**
+ * platform_features - find out what this kernel enforces, and describe
+ * for policy @p what is needed and what holds into @s.
+ * Return: the kernel's state, an opaque value that platform_enforce(),
+ * platform_describe() and platform_hint() take (on Linux: the Landlock
+ * ABI, or a negative errno when there is none).
+ */
+int platform_features(const struct policy *p, struct feature_set *s);
+
+/**
+ * platform_enforce - put the calling process (and what it will exec)
+ * inside the boundary of @p: everything @s says holds, and nothing
+ * less, or nothing at all.  @keep is the launcher's report socket (NULL
+ * without the shim); @learning widens nothing here but leaves out what
+ * would hide from the shim what it must record.
+ * Return: 0, or nonzero with one line in @err.
+ */
+int platform_enforce(const struct policy *p, const struct feature_set *s,
+		     int state, const char *keep, bool learning, char *err,
+		     size_t errlen);
+
+/* "Linux 6.1.0, Landlock ABI 2", "macOS 14.5, Seatbelt": the host, for
+ * the refusal and --best-effort lines. */
+void platform_describe(int state, char *buf, size_t len);
+
+/* A hint line (without "hint: ") for a kernel in @state, or NULL. */
+const char *platform_hint(int state);
+
+/**
+ * platform_self_exe - the path of the running executable (cordon
+ * itself), which its protection and the search for the shim start from.
+ * Return: 0 with the path in @out, or -errno.
+ */
+int platform_self_exe(char out[PATH_BUF]);
+
+/* The shim's file name on this OS: "libcordon.so", "libcordon.dylib". */
+const char *platform_shim_file(void);
+
+#endif

@@ -1,0 +1,89 @@
+/*
+ * platform_linux.c - the kernel boundary on Linux (platform.h):
+ * Landlock, then the seccomp filter and the capability drop, inside the
+ * mount and PID namespaces where the host allows them.
+ *
+ * Only the order and the choice of layers live here; each layer is its
+ * own module (landlock.c, sysfilter.c, caps.c, ns.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "caps.h"
+#include "landlock.h"
+#include "ns.h"
+#include "platform.h"
+#include "sysfilter.h"
+
+int platform_features(const struct policy *p, struct feature_set *s)
+{
+	int abi = landlock_abi();
+
+	landlock_features(p, abi, s);
+	sysfilter_features(p, s);
+	caps_features(s);
+	ns_features(p, s);
+	return abi;
+}
+
+int platform_enforce(const struct policy *p, const struct feature_set *s,
+		     int abi, const char *keep, bool learning, char *err,
+		     size_t errlen)
+{
+	/* the namespaces narrow what learning must see: not while learning */
+	bool namespaces = feature_layer_ok(s, "mount") && !learning;
+	int ret = 0;
+
+	if (namespaces)
+		ret = ns_enter(p, keep, err, errlen);
+	if (!ret && abi >= 1)
+		ret = landlock_apply(p, abi, err, errlen);
+	if (!ret && feature_layer_ok(s, "seccomp"))
+		ret = sysfilter_apply(p, namespaces, err, errlen);
+	if (!ret)
+		ret = caps_drop(err, errlen);
+	return ret;
+}
+
+void platform_describe(int abi, char *buf, size_t len)
+{
+	static struct utsname u;
+	const char *release = uname(&u) == 0 ? u.release : "unknown";
+
+	if (abi >= 1)
+		snprintf(buf, len, "Linux %s, Landlock ABI %d", release, abi);
+	else if (abi == -EOPNOTSUPP)
+		snprintf(buf, len, "Linux %s, Landlock disabled at boot",
+			 release);
+	else
+		snprintf(buf, len, "Linux %s, no Landlock: %s", release,
+			 strerror(-abi));
+}
+
+const char *platform_hint(int abi)
+{
+	if (abi == -EOPNOTSUPP)
+		return "Landlock is built in but not enabled: add landlock to "
+		       "the lsm= boot parameter";
+	return NULL;
+}
+
+int platform_self_exe(char out[PATH_BUF])
+{
+	ssize_t n = readlink("/proc/self/exe", out, PATH_BUF - 1);
+
+	if (n < 0)
+		return -errno;
+	if (n == 0)
+		return -ENOENT;
+	out[n] = '\0';
+	return 0;
+}
+
+const char *platform_shim_file(void)
+{
+	return "libcordon.so";
+}

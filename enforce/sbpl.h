@@ -1,0 +1,68 @@
+/*
+ * sbpl.h - the policy as a Seatbelt profile (SBPL) for macOS.
+ *
+ * sbpl_render() is a pure function: what it must know about the host
+ * (where /tmp really is, the per-user temp dir, the terminal, the
+ * toolchain prefixes that exist) the caller looks up and hands over in
+ * struct sbpl_host.  Portable C: it is built and unit-tested on Linux
+ * against golden profiles, and applied with sandbox_init() on macOS
+ * (enforce/darwin/platform_darwin.c).
+ */
+#ifndef CORDON_SBPL_H
+#define CORDON_SBPL_H
+
+#include <stddef.h>
+
+#include "policy.h"
+#include "strbuf.h"
+
+/* What the profile needs to know about the machine it will run on.
+ * Every path is absolute and already resolved (realpath); NULL when the
+ * host has none. */
+struct sbpl_host {
+	/* Where /tmp, /var and /etc lead ("/private/tmp", ...): Seatbelt
+	 * matches the path the kernel resolved, so a root under one of
+	 * them is written with its target.  NULL: not a symlink here. */
+	const char *tmp, *var, *etc;
+	/* $HOME: preferences (CFPreferences, read through cfprefsd, not
+	 * as files) are readable when the policy reads its
+	 * Library/Preferences. */
+	const char *home;
+	/* The per-user temp and cache dirs (confstr
+	 * _CS_DARWIN_USER_TEMP_DIR and _CS_DARWIN_USER_CACHE_DIR, under
+	 * /private/var/folders), which macOS programs use whatever $TMPDIR
+	 * says (clang's module cache is in the second): they get the
+	 * rights the policy gives /tmp. */
+	const char *tmpdir, *cachedir;
+	/* The terminal the command inherits (/dev/ttys003). */
+	const char *tty;
+	/* The launcher's report socket, which the shim sends records to. */
+	const char *report;
+	/* NULL-terminated: prefixes the system defaults include on macOS
+	 * (the Command Line Tools, the selected Xcode, Homebrew), readable
+	 * and executable; NULL under --no-defaults. */
+	const char *const *system;
+};
+
+/**
+ * sbpl_render - write the Seatbelt profile of @p on host @h to @out.
+ *
+ * Deny by default; the roots' rights (R: file-read*, W: file-write* and
+ * file-ioctl, X: process-exec* and file-map-executable) on subpaths
+ * (directories) and literals (files); a protected root denies what it
+ * does not keep, after the roots containing it and before the roots
+ * nested in it; the directories above a protected path that a writable
+ * root would let the command rename or remove are pinned; the network
+ * as the policy says; what every macOS process needs to start (the
+ * loader, the shared cache, a few sysctls and services), each rule
+ * commented.  User paths appear only in string literals.
+ *
+ * Return: 0; -EINVAL (a relative path), -EILSEQ (a path that is not
+ * UTF-8, which Seatbelt cannot match), -ENAMETOOLONG, -ENOMEM, or
+ * -ENOSPC when @out is too small (call again with a larger one).  On
+ * error @err holds one line.
+ */
+int sbpl_render(const struct policy *p, const struct sbpl_host *h,
+		struct strbuf *out, char *err, size_t errlen);
+
+#endif
