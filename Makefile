@@ -37,7 +37,7 @@ LDFLAGS += $(SAN)
 
 # Shared logic: linked into the launcher and (built -fPIC) into the shim.
 SHARED_SRCS = shim/path.c shim/policy.c shim/env.c shim/snapshot.c shim/strbuf.c \
-	shim/rule.c
+	shim/rule.c shim/preload_linux.c
 ENFORCE_SRCS = $(filter-out enforce/main.c,$(wildcard enforce/*.c))
 CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
 # Linked statically: each shared library costs every start a map and
@@ -83,9 +83,10 @@ LDFLAGS += $(if $(BREW),-L$(BREW)/lib)
 LIBS = -ljansson
 LINUX_ONLY = enforce/landlock.c enforce/sysfilter.c enforce/ns.c \
 	enforce/caps.c enforce/probe.c enforce/probe_checks.c \
-	enforce/shimenv.c enforce/platform_linux.c shim/real.c shim/guard.c \
-	shim/exec_env.c shim/standalone.c $(wildcard shim/hook_*.c)
-SHARED_SRCS += shim/darwin/compat.c
+	enforce/platform_linux.c shim/real.c shim/guard.c shim/exec_env_linux.c \
+	shim/preload_linux.c shim/standalone.c $(wildcard shim/hook_*.c)
+SHARED_SRCS := $(filter-out $(LINUX_ONLY),$(SHARED_SRCS)) \
+	shim/darwin/compat.c shim/darwin/preload_darwin.c
 ENFORCE_SRCS := $(filter-out $(LINUX_ONLY),$(ENFORCE_SRCS)) \
 	$(wildcard enforce/darwin/*.c)
 SHIM_SRCS := $(filter-out $(LINUX_ONLY),$(wildcard shim/*.c)) \
@@ -148,7 +149,12 @@ $(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(wildcard shim/*.h e
 		$(ENFORCE_SRCS) $(LIBS)
 
 # The benchmark (scripts/bench/): never part of the tests.
-BENCH_BINS = $(B)/bench/brun $(B)/bench/openstat $(B)/bench/llonly
+BENCH_BINS = $(B)/bench/brun $(B)/bench/openstat $(B)/bench/llonly \
+	$(B)/bench/empty.so
+$(B)/bench/empty.so: scripts/bench/empty.c
+	@mkdir -p $(dir $@)
+	@echo "  CC [M]  $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ $<
 $(B)/bench/llonly: scripts/bench/llonly.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

@@ -386,19 +386,74 @@ static int mask_sockets(const struct policy *p, const char *keep)
 	return mask_failed;
 }
 
-/* Clear @clr on the mount at @path; a flag the host locked (a /tmp
- * mounted noexec, say) stays: the host forbids it anyway. */
+/* Clear @clr bit by bit on the one mount at @path (not recursive),
+ * leaving a bit the host locked. */
+static int clear_one(const char *path, unsigned long long clr)
+{
+	for (unsigned long long bit = 1; bit <= clr; bit <<= 1) {
+		struct mount_attr a = { .attr_clr = bit };
+
+		if ((clr & bit) &&
+		    syscall(SYS_mount_setattr, AT_FDCWD, path, 0, &a,
+			    sizeof(a)) < 0 &&
+		    errno != EPERM && errno != ENOENT)
+			return -1;
+	}
+	return 0;
+}
+
+/* /proc/self/mountinfo writes a space, tab, newline or backslash in a
+ * mount point as \ooo. */
+static void unescape(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
+		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
+					(s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/* Every mount at or below @path, one at a time (mountinfo lists a
+ * parent before what is mounted on it). */
+static int clear_each(const char *path, unsigned long long clr)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL, mnt[PATH_BUF];
+	size_t cap = 0;
+	int ret = 0;
+
+	if (!f)
+		return -1;
+	while (!ret && getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+			continue;
+		unescape(mnt);
+		if (path_is_within(mnt, path))
+			ret = clear_one(mnt, clr);
+	}
+	free(line);
+	fclose(f);
+	return ret;
+}
+
+/* Clear @clr on the mounts at and below @path.  A flag the host locked
+ * on one of them (a /tmp mounted noexec, say) stays there: the host
+ * forbids it anyway; the others are cleared all the same. */
 static int mount_clear(const char *path, unsigned long long clr)
 {
 	if (mount_attr(path, 0, clr) == 0)
 		return 0;
 	if (errno != EPERM)
 		return -1;
-	for (unsigned long long bit = 1; bit <= clr; bit <<= 1)
-		if ((clr & bit) && mount_attr(path, 0, bit) < 0 &&
-		    errno != EPERM)
-			return -1;
-	return 0;
+	return clear_each(path, clr);
 }
 
 /* An empty file of mode 000 to bind over a secret: made on a tmpfs

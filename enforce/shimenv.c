@@ -1,8 +1,15 @@
 /*
- * shimenv.c - preload libcordon.so into the command: find it relative to
- * cordon itself (so the build tree and `make install PREFIX=... DESTDIR=`
- * both work without configuration), and put LD_PRELOAD and the policy
- * snapshot into the command's environment.
+ * shimenv.c - load the shim into the command, on every OS: find its file
+ * relative to cordon itself (so the build tree and `make install
+ * PREFIX=... DESTDIR=` both work without configuration), and put the
+ * loader's variable (preload.h: LD_PRELOAD, DYLD_INSERT_LIBRARIES) and
+ * the policy snapshot into the command's environment.  platform.h names
+ * the running executable and the shim's file.
+ *
+ * dyld honours DYLD_INSERT_LIBRARIES only for programs that are neither
+ * SIP-protected nor hardened without the allow-dyld-environment
+ * entitlement; the others run under Seatbelt alone (exec_env_darwin.c
+ * names them).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,13 +20,14 @@
 
 #include "env.h"
 #include "platform.h"
+#include "preload.h"
 #include "shimenv.h"
 #include "snapshot.h"
 
 int shimenv_locate(char out[PATH_BUF])
 {
-	static const char *const places[] = { "libcordon.so",
-					      "../lib/cordon/libcordon.so" };
+	static const char *const dirs[] = { "", "../lib/cordon/" };
+	const char *file = platform_shim_file();
 	char exe[PATH_BUF], *slash;
 	int ret = platform_self_exe(exe);
 
@@ -29,11 +37,11 @@ int shimenv_locate(char out[PATH_BUF])
 	if (!slash)
 		return -ENOENT;
 	*slash = '\0';
-	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		char cand[PATH_BUF];
 
-		if (snprintf(cand, sizeof(cand), "%s/%s", exe, places[i]) >=
-		    (int)sizeof(cand))
+		if (snprintf(cand, sizeof(cand), "%s/%s%s", exe, dirs[i],
+			     file) >= (int)sizeof(cand))
 			continue;
 		if (path_resolve(AT_FDCWD, cand, 0, out) == 0 &&
 		    access(out, R_OK) == 0)
@@ -52,7 +60,9 @@ static size_t find(char **envp, const char *name)
 	return i;
 }
 
-static int set(char **envp, size_t cap, const char *name, char *entry)
+/* Put @entry (allocated; NULL when that failed) in place of @name in
+ * @envp, or after the last; @cap counts the NULL. */
+static int set_take(char **envp, size_t cap, const char *name, char *entry)
 {
 	size_t i = find(envp, name);
 
@@ -69,27 +79,42 @@ static int set(char **envp, size_t cap, const char *name, char *entry)
 	return 0;
 }
 
+/* The shim first, then the libraries the command's own entry loads (the
+ * first entry: the one ld.so and dyld read). */
+static int set_preload(char **envp, size_t cap, const char *lib)
+{
+	const struct preload *pl = &preload_os;
+	size_t i = find(envp, pl->var);
+	const char *eq = envp[i] ? strchr(envp[i], '=') : NULL;
+	const char *theirs = eq ? eq + 1 : "";
+	char *entry = NULL;
+
+	if (asprintf(&entry, "%s=%s%s%s", pl->var, lib, *theirs ? pl->join : "",
+		     theirs) < 0)
+		entry = NULL;
+	return set_take(envp, cap, pl->var, entry);
+}
+
+static int set_asan(char **envp, size_t cap)
+{
+	char asan[PATH_BUF];
+	size_t i = find(envp, ASAN_VAR);
+
+	return set_take(envp, cap, ASAN_VAR,
+			strdup(env_asan_entry(envp[i], asan, sizeof(asan))));
+}
+
 int shimenv_apply(char **envp, size_t cap, const char *lib,
 		  const char *snapshot)
 {
-	size_t i = find(envp, "LD_PRELOAD");
-	const char *theirs = envp[i] ? envp[i] + strlen("LD_PRELOAD=") : "";
-	char *preload = NULL, *policy = NULL;
-	char asan[PATH_BUF];
-	int ret;
+	char *policy = NULL;
+	int ret = set_preload(envp, cap, lib);
 
-	if (asprintf(&preload, "LD_PRELOAD=%s%s%s", lib, *theirs ? " " : "",
-		     theirs) < 0)
-		preload = NULL;
-	ret = set(envp, cap, "LD_PRELOAD", preload);
-	if (ret)
-		return ret;
-	i = find(envp, ASAN_VAR);
-	ret = set(envp, cap, ASAN_VAR,
-		  strdup(env_asan_entry(envp[i], asan, sizeof(asan))));
+	if (!ret && preload_os.asan)
+		ret = set_asan(envp, cap);
 	if (ret)
 		return ret;
 	if (asprintf(&policy, "%s=%s", SNAPSHOT_VAR, snapshot) < 0)
 		policy = NULL;
-	return set(envp, cap, SNAPSHOT_VAR, policy);
+	return set_take(envp, cap, SNAPSHOT_VAR, policy);
 }

@@ -84,29 +84,105 @@ static bool allowed_lexically(const struct op *op)
 }
 
 /*
+ * The directory whose every component this thread last saw to be no
+ * symlink (below: an openat2 with RESOLVE_NO_SYMLINKS succeeded on a
+ * path in it), so that the next metadata call in it needs no walk:
+ * make, git and ls stat many names in one directory.  It can go stale:
+ * another process may swap a component for a symlink afterwards, and
+ * a stat through it is then let through unexplained.  That is the cost
+ * of an advisory check: the kernel never restricted stat (not a Landlock
+ * right), and a raw system call passes it anyway.  Short paths only: it
+ * is thread-local storage, in every thread of every program.
+ */
+#define SEEN_MAX 512
+static __thread char seen_dir[SEEN_MAX];
+static __thread size_t seen_len;
+
+/* The length of @abs's directory part ("/a/b" for "/a/b/c", "/" for "/c"). */
+static size_t dir_len(const char *abs)
+{
+	const char *slash = strrchr(abs, '/');
+
+	return slash == abs ? 1 : (size_t)(slash - abs);
+}
+
+static bool dir_seen(const char *abs, size_t len)
+{
+	return len && len == seen_len && memcmp(seen_dir, abs, len) == 0;
+}
+
+static void dir_remember(const char *abs, size_t len)
+{
+	if (len >= SEEN_MAX)
+		return;
+	memcpy(seen_dir, abs, len);
+	seen_len = len;
+}
+
+/* What the last check learnt of its file, for a stat() that follows
+ * links: on what is no symlink, the same answer (shim_stat_take). */
+static __thread struct stat seen_stat;
+static __thread bool seen_stat_ok;
+
+/* The last component of @abs, in a directory known to hold no symlink,
+ * is no symlink either (or is absent: the real call says so itself). */
+static bool last_is_plain(const char *abs)
+{
+	if (syscall(SYS_newfstatat, AT_FDCWD, abs, &seen_stat,
+		    AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT;
+	seen_stat_ok = !S_ISLNK(seen_stat.st_mode);
+	return seen_stat_ok;
+}
+
+void shim_stat_forget(void)
+{
+	seen_stat_ok = false;
+}
+
+bool shim_stat_take(struct stat *st)
+{
+	if (!seen_stat_ok)
+		return false;
+	*st = seen_stat;
+	seen_stat_ok = false;
+	return true;
+}
+
+/*
  * The fast path where no kernel rule backs the decision (metadata and
  * visibility): the lexical path is allowed and the kernel confirms, in
- * one lookup, that no symlink lies on the way (RESOLVE_NO_SYMLINKS), so
- * the lexical path is the canonical one.  getcwd() is canonical too.  A
- * path through a symlink, or that the lookup fails for any reason, takes
- * the full resolution.
+ * one lookup, that no symlink lies on the way (RESOLVE_NO_SYMLINKS; the
+ * last component is not followed by a call that does not follow it), so
+ * the lexical path is the canonical one.  getcwd() is canonical too.  In
+ * the directory seen last, the lookup is the last component's alone, or
+ * none when the call does not follow it.  A path through a symlink, or
+ * that the lookup fails for any reason, takes the full resolution.
  */
 static bool allowed_without_symlinks(const struct op *op)
 {
+	bool nofollow = op->pflags & PATH_NOFOLLOW;
 	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC,
+		.flags = O_PATH | O_CLOEXEC | (nofollow ? O_NOFOLLOW : 0),
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	char abs[PATH_BUF];
+	bool plain_way = !has_dotdot(op->path);
+	size_t len;
 	long fd;
 
 	if (!lexical_abs(op, abs) || !is_allowed(op, abs))
 		return false;
+	len = dir_len(abs);
+	if (plain_way && dir_seen(abs, len))
+		return nofollow || last_is_plain(abs);
 	/* the path as given: "link/.." must meet the link */
 	fd = syscall(SYS_openat2, AT_FDCWD, op->path, &how, sizeof(how));
 	if (fd < 0)
 		return false;
 	syscall(SYS_close, fd);
+	if (plain_way)
+		dir_remember(abs, len);
 	return true;
 }
 

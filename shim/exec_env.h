@@ -2,7 +2,10 @@
  * exec_env.h - make the shim follow a program into its children: the
  * environment a child receives (the program's own, with the shim and the
  * policy snapshot put back), and a record of the children it cannot
- * follow.
+ * follow.  exec_env.c is the same on every OS; each OS's file
+ * (exec_env_linux.c, darwin/exec_env_darwin.c) finds the shim's own file,
+ * restores environ where libc needs it and says why a child runs
+ * without the shim.
  *
  * Everything here runs in exec hooks, possibly between vfork and exec:
  * no malloc, no locks, no setenv, no stdio; the caller provides the
@@ -12,6 +15,7 @@
 #ifndef CORDON_EXEC_ENV_H
 #define CORDON_EXEC_ENV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "shim.h"
@@ -21,24 +25,34 @@
 
 struct exec_env {
 	char *vec[EXEC_ENV_CAP];	/* the new envp, NULL-terminated */
-	char preload[EXEC_PRELOAD_MAX]; /* a composed LD_PRELOAD entry */
+	char preload[EXEC_PRELOAD_MAX]; /* a composed loader entry */
 	char asan[EXEC_PRELOAD_MAX];	/* a composed ASAN_OPTIONS entry */
 	char *const *envp;		/* what to pass to exec */
 };
 
-/* Remember which file the shim was loaded from (shim_init, once). */
+/* Remember which file the shim was loaded from (shim_init, once; each
+ * OS's own): exec_env_set_self() with the loader's name for it. */
 void exec_env_init(void);
+
+/* Keep @name as the shim's file.  False when it is empty or too long
+ * (then no list is taken to name the shim). */
+bool exec_env_set_self(const char *name);
+
+/* Does the loader's list @list (preload.h) name the shim's file? */
+bool exec_env_lists_self(const char *list);
 
 /**
  * exec_env_build - the environment for a child, from @envp (NULL means
  * empty): every variable the program passes, in its order, except that
- * the first LD_PRELOAD keeps the shim loaded (the program's value when it
- * lists libcordon.so, else the load-time value followed by the
+ * the first loader variable (preload.h: LD_PRELOAD,
+ * DYLD_INSERT_LIBRARIES) keeps the shim loaded (the program's value when
+ * it lists the shim, else the load-time value followed by the
  * program's), the first CORDON_POLICY is the load-time snapshot, later
  * duplicates of either are dropped (ld.so honours the last LD_PRELOAD),
- * and the two are appended when missing; ASAN_OPTIONS lets an ASan
- * program start with the shim loaded first (env_asan_entry).  Nothing changes
- * when no policy is loaded.  Async-signal-safe; errno untouched.
+ * and the two are appended when missing; where the OS needs it,
+ * ASAN_OPTIONS lets an ASan program start with the shim loaded first
+ * (env_asan_entry).  Nothing changes when no policy is loaded.
+ * Async-signal-safe; errno untouched.
  *
  * Return: 0 with @e->envp set, or -E2BIG when @envp has more than
  * EXEC_ENV_CAP - 4 variables (an exec that cannot carry the shim does
@@ -60,13 +74,45 @@ int exec_env_build(struct exec_env *e, char *const *envp);
 int exec_env_restore(void);
 
 /**
- * exec_env_note_unshimmed - @op (allowed) runs a file the shim cannot
- * enter: a static binary (no PT_INTERP), another ELF class or machine,
- * or a "#!" script whose interpreter is one.  Send the audit record
+ * exec_env_execve - run @exec (an execve, the real one) on @path and
+ * @argv with the environment exec_env_build() makes from @envp, in a
+ * frame of its own: the hook's frame never holds the decision and the
+ * environment at once.
+ * Return: what @exec returns, or -1 with errno E2BIG when the
+ * environment cannot carry the shim.
+ */
+int exec_env_execve(int (*exec)(const char *, char *const[], char *const[]),
+		    const char *path, char *const argv[], char *const envp[]);
+
+/* Are @a and @b the same array of the same strings (NULL: empty)? */
+bool exec_env_is_same(char *const *a, char *const *b);
+
+/**
+ * exec_env_shebang - the interpreter of a "#!" script.  @buf holds the
+ * first @n bytes of the file, and room for one more.
+ * Return: true with the interpreter's path left in @buf, NUL-terminated.
+ */
+bool exec_env_shebang(char *buf, long n);
+
+/**
+ * exec_env_note_unshimmed - when @op (allowed) runs a file the shim
+ * cannot enter (exec_env_why_unshimmed), send the audit record
  * "exec-unshimmed" (layer "shim"; no line on stderr) so that the
  * launcher can name it; the exec still runs, under the kernel layer.
  * Raw syscalls; errno untouched.
  */
 void exec_env_note_unshimmed(const struct op *op);
+
+/**
+ * exec_env_why_unshimmed - each OS's own: why the file @op runs (at
+ * @resolved, "" when it did not resolve) will not have the shim in it,
+ * written in @rule (@len bytes) when it must be composed; on Linux a
+ * static binary (no PT_INTERP), another ELF class or machine, on macOS
+ * a program under System Integrity Protection, or a "#!" script whose
+ * interpreter is one of these.
+ * Return: the reason, or NULL when the shim will be there.
+ */
+const char *exec_env_why_unshimmed(const struct op *op, const char *resolved,
+				   char *rule, size_t len);
 
 #endif

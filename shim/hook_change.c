@@ -27,6 +27,7 @@
 #include <unistd.h>
 #include <utime.h>
 
+#include "change.h"
 #include "hooks.h"
 
 static int (*real_mkdir)(const char *, mode_t);
@@ -93,88 +94,6 @@ void hooks_change_resolve(void)
 	RESOLVE(lremovexattr);
 }
 
-/* What a change does to its last component. */
-enum change {
-	CHANGE, /* changes or removes an existing file */
-	MAKE,	/* makes a new name */
-	META,	/* changes an existing file's metadata: no kernel layer
-		 * stands behind the shim there, so never the fast path */
-};
-
-/**
- * change_op - the operation a hook asks about.
- * @at: the call's AT_SYMLINK_NOFOLLOW and AT_EMPTY_PATH, as it would
- *      look the path up.
- *
- * W, or nothing but visibility when the call fails by itself (see the
- * head of the file).  Changes errno: the hook saved it first.
- */
-static struct op change_op(const char *name, int dirfd, const char *path,
-			   int at, enum change what)
-{
-	struct stat st;
-	long there = syscall(SYS_newfstatat, dirfd, path, &st, at);
-	bool fails = what == MAKE ? there == 0 : there < 0 && errno == ENOENT;
-	struct op op = OP(name, fails ? 0 : RIGHT_W, dirfd, path, 0);
-
-	op.shim_only = what == META;
-	if (at & AT_SYMLINK_NOFOLLOW)
-		op.pflags |= PATH_NOFOLLOW;
-	if (at & AT_EMPTY_PATH)
-		op.pflags |= PATH_EMPTY_OK;
-	return op;
-}
-
-/* A call that fails by itself at one end fails whatever the other is. */
-static void fails_together(struct op *a, struct op *b)
-{
-	if (!a->need || !b->need)
-		a->need = b->need = 0;
-}
-
-static int deny(const struct op *op)
-{
-	int err = hook_decide(op);
-
-	if (err)
-		errno = err;
-	return err;
-}
-
-/* Both ends, each denied end with its own line. */
-static int deny2(const struct op *a, const struct op *b)
-{
-	int err = hook_decide(a);
-	int err2 = hook_decide(b);
-
-	if (!err)
-		err = err2;
-	if (err)
-		errno = err;
-	return err;
-}
-
-/* Forward a real call that returned @ret; report a kernel denial. */
-static int done(const struct op *op, int ret, int saved)
-{
-	if (ret < 0)
-		hook_failed(op, errno);
-	else
-		errno = saved;
-	return ret;
-}
-
-static int done2(const struct op *a, const struct op *b, int ret, int saved)
-{
-	if (ret < 0) {
-		hook_failed(a, errno);
-		hook_failed(b, errno);
-	} else {
-		errno = saved;
-	}
-	return ret;
-}
-
 static int nosys(void)
 {
 	errno = ENOSYS;
@@ -186,25 +105,25 @@ static int nosys(void)
 SHIM_API int mkdir(const char *path, mode_t mode)
 {
 	int saved = errno;
-	struct op op = change_op("mkdir", AT_FDCWD, path, NOFOLLOW, MAKE);
+	struct op op = change_make_op("mkdir", AT_FDCWD, path);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_mkdir)
 		return (int)syscall(SYS_mkdir, path, mode);
-	return done(&op, real_mkdir(path, mode), saved);
+	return hook_done(&op, real_mkdir(path, mode), saved);
 }
 
 SHIM_API int mkdirat(int dirfd, const char *path, mode_t mode)
 {
 	int saved = errno;
-	struct op op = change_op("mkdirat", dirfd, path, NOFOLLOW, MAKE);
+	struct op op = change_make_op("mkdirat", dirfd, path);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_mkdirat)
 		return (int)syscall(SYS_mkdirat, dirfd, path, mode);
-	return done(&op, real_mkdirat(dirfd, path, mode), saved);
+	return hook_done(&op, real_mkdirat(dirfd, path, mode), saved);
 }
 
 /* unlink, rmdir, remove: the link itself, never its target. */
@@ -212,13 +131,12 @@ SHIM_API int mkdirat(int dirfd, const char *path, mode_t mode)
 	SHIM_API int name(const char *path)                                    \
 	{                                                                      \
 		int saved = errno;                                             \
-		struct op op =                                                 \
-			change_op(#name, AT_FDCWD, path, NOFOLLOW, CHANGE);    \
-		if (deny(&op))                                                 \
+		struct op op = change_op(#name, AT_FDCWD, path, NOFOLLOW);     \
+		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
 			return fallback;                                       \
-		return done(&op, real_##name(path), saved);                    \
+		return hook_done(&op, real_##name(path), saved);               \
 	}
 
 REMOVE_HOOK(unlink, (int)syscall(SYS_unlink, path))
@@ -229,25 +147,13 @@ REMOVE_HOOK(remove, nosys())
 SHIM_API int unlinkat(int dirfd, const char *path, int flags)
 {
 	int saved = errno;
-	struct op op = change_op("unlinkat", dirfd, path, NOFOLLOW, CHANGE);
+	struct op op = change_op("unlinkat", dirfd, path, NOFOLLOW);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_unlinkat)
 		return (int)syscall(SYS_unlinkat, dirfd, path, flags);
-	return done(&op, real_unlinkat(dirfd, path, flags), saved);
-}
-
-/* Both ends, neither followed; a taken name at the new end is replaced,
- * so it needs W whether it exists or not.  The source moves with all
- * that is under it, which has the rights of the source or more (a path
- * has the union of the rights of the roots above it): W on the source
- * covers them. */
-static void rename_ops(struct op *from, struct op *to, const char *name,
-		       int ofd, const char *old, int nfd, const char *new)
-{
-	*from = change_op(name, ofd, old, NOFOLLOW, CHANGE);
-	*to = OP(name, from->need, nfd, new, PATH_NOFOLLOW);
+	return hook_done(&op, real_unlinkat(dirfd, path, flags), saved);
 }
 
 SHIM_API int rename(const char *old, const char *new)
@@ -255,12 +161,12 @@ SHIM_API int rename(const char *old, const char *new)
 	int saved = errno;
 	struct op from, to;
 
-	rename_ops(&from, &to, "rename", AT_FDCWD, old, AT_FDCWD, new);
-	if (deny2(&from, &to))
+	change_rename_ops(&from, &to, "rename", AT_FDCWD, old, AT_FDCWD, new);
+	if (hook_deny2(&from, &to))
 		return -1;
 	if (!real_rename)
 		return (int)syscall(SYS_rename, old, new);
-	return done2(&from, &to, real_rename(old, new), saved);
+	return hook_done2(&from, &to, real_rename(old, new), saved);
 }
 
 SHIM_API int renameat(int ofd, const char *old, int nfd, const char *new)
@@ -268,12 +174,12 @@ SHIM_API int renameat(int ofd, const char *old, int nfd, const char *new)
 	int saved = errno;
 	struct op from, to;
 
-	rename_ops(&from, &to, "renameat", ofd, old, nfd, new);
-	if (deny2(&from, &to))
+	change_rename_ops(&from, &to, "renameat", ofd, old, nfd, new);
+	if (hook_deny2(&from, &to))
 		return -1;
 	if (!real_renameat)
 		return (int)syscall(SYS_renameat, ofd, old, nfd, new);
-	return done2(&from, &to, real_renameat(ofd, old, nfd, new), saved);
+	return hook_done2(&from, &to, real_renameat(ofd, old, nfd, new), saved);
 }
 
 /* Every flag changes both ends: RENAME_EXCHANGE swaps them,
@@ -284,13 +190,13 @@ SHIM_API int renameat2(int ofd, const char *old, int nfd, const char *new,
 	int saved = errno;
 	struct op from, to;
 
-	rename_ops(&from, &to, "renameat2", ofd, old, nfd, new);
-	if (deny2(&from, &to))
+	change_rename_ops(&from, &to, "renameat2", ofd, old, nfd, new);
+	if (hook_deny2(&from, &to))
 		return -1;
 	if (!real_renameat2)
 		return (int)syscall(SYS_renameat2, ofd, old, nfd, new, flags);
-	return done2(&from, &to, real_renameat2(ofd, old, nfd, new, flags),
-		     saved);
+	return hook_done2(&from, &to, real_renameat2(ofd, old, nfd, new, flags),
+			  saved);
 }
 
 /* The source needs W too: through the new name it would get the rights
@@ -298,15 +204,15 @@ SHIM_API int renameat2(int ofd, const char *old, int nfd, const char *new,
 SHIM_API int link(const char *old, const char *new)
 {
 	int saved = errno;
-	struct op from = change_op("link", AT_FDCWD, old, NOFOLLOW, CHANGE);
-	struct op to = change_op("link", AT_FDCWD, new, NOFOLLOW, MAKE);
+	struct op from, to;
 
-	fails_together(&from, &to);
-	if (deny2(&from, &to))
+	change_link_ops(&from, &to, "link", AT_FDCWD, old, NOFOLLOW, AT_FDCWD,
+			new);
+	if (hook_deny2(&from, &to))
 		return -1;
 	if (!real_link)
 		return (int)syscall(SYS_link, old, new);
-	return done2(&from, &to, real_link(old, new), saved);
+	return hook_done2(&from, &to, real_link(old, new), saved);
 }
 
 /* AT_SYMLINK_FOLLOW follows the source; AT_EMPTY_PATH makes it @ofd. */
@@ -316,52 +222,52 @@ SHIM_API int linkat(int ofd, const char *old, int nfd, const char *new,
 	int saved = errno;
 	int at = (flags & AT_EMPTY_PATH) |
 		 (flags & AT_SYMLINK_FOLLOW ? 0 : NOFOLLOW);
-	struct op from = change_op("linkat", ofd, old, at, CHANGE);
-	struct op to = change_op("linkat", nfd, new, NOFOLLOW, MAKE);
+	struct op from, to;
 
-	fails_together(&from, &to);
-	if (deny2(&from, &to))
+	change_link_ops(&from, &to, "linkat", ofd, old, at, nfd, new);
+	if (hook_deny2(&from, &to))
 		return -1;
 	if (!real_linkat)
 		return (int)syscall(SYS_linkat, ofd, old, nfd, new, flags);
-	return done2(&from, &to, real_linkat(ofd, old, nfd, new, flags), saved);
+	return hook_done2(&from, &to, real_linkat(ofd, old, nfd, new, flags),
+			  saved);
 }
 
 /* The target is only text: the link path alone is decided. */
 SHIM_API int symlink(const char *target, const char *path)
 {
 	int saved = errno;
-	struct op op = change_op("symlink", AT_FDCWD, path, NOFOLLOW, MAKE);
+	struct op op = change_make_op("symlink", AT_FDCWD, path);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_symlink)
 		return (int)syscall(SYS_symlink, target, path);
-	return done(&op, real_symlink(target, path), saved);
+	return hook_done(&op, real_symlink(target, path), saved);
 }
 
 SHIM_API int symlinkat(const char *target, int dirfd, const char *path)
 {
 	int saved = errno;
-	struct op op = change_op("symlinkat", dirfd, path, NOFOLLOW, MAKE);
+	struct op op = change_make_op("symlinkat", dirfd, path);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_symlinkat)
 		return (int)syscall(SYS_symlinkat, target, dirfd, path);
-	return done(&op, real_symlinkat(target, dirfd, path), saved);
+	return hook_done(&op, real_symlinkat(target, dirfd, path), saved);
 }
 
 #define MODE_HOOK(name, at, fallback)                                          \
 	SHIM_API int name(const char *path, mode_t mode)                       \
 	{                                                                      \
 		int saved = errno;                                             \
-		struct op op = change_op(#name, AT_FDCWD, path, at, META);     \
-		if (deny(&op))                                                 \
+		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
+		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
 			return fallback;                                       \
-		return done(&op, real_##name(path, mode), saved);              \
+		return hook_done(&op, real_##name(path, mode), saved);         \
 	}
 
 MODE_HOOK(chmod, 0, (int)syscall(SYS_chmod, path, mode))
@@ -370,27 +276,27 @@ MODE_HOOK(lchmod, NOFOLLOW, nosys())
 SHIM_API int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 {
 	int saved = errno;
-	struct op op = change_op("fchmodat", dirfd, path,
-				 flags & (NOFOLLOW | AT_EMPTY_PATH), META);
+	struct op op = change_meta_op("fchmodat", dirfd, path,
+				      flags & (NOFOLLOW | AT_EMPTY_PATH));
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_fchmodat)
 		return flags ? nosys()
 			     : (int)syscall(SYS_fchmodat, dirfd, path, mode);
-	return done(&op, real_fchmodat(dirfd, path, mode, flags), saved);
+	return hook_done(&op, real_fchmodat(dirfd, path, mode, flags), saved);
 }
 
 #define OWNER_HOOK(name, at, fallback)                                         \
 	SHIM_API int name(const char *path, uid_t uid, gid_t gid)              \
 	{                                                                      \
 		int saved = errno;                                             \
-		struct op op = change_op(#name, AT_FDCWD, path, at, META);     \
-		if (deny(&op))                                                 \
+		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
+		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
 			return fallback;                                       \
-		return done(&op, real_##name(path, uid, gid), saved);          \
+		return hook_done(&op, real_##name(path, uid, gid), saved);     \
 	}
 
 OWNER_HOOK(chown, 0, (int)syscall(SYS_chown, path, uid, gid))
@@ -400,38 +306,39 @@ SHIM_API int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid,
 		      int flags)
 {
 	int saved = errno;
-	struct op op = change_op("fchownat", dirfd, path,
-				 flags & (NOFOLLOW | AT_EMPTY_PATH), META);
+	struct op op = change_meta_op("fchownat", dirfd, path,
+				      flags & (NOFOLLOW | AT_EMPTY_PATH));
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_fchownat)
 		return (int)syscall(SYS_fchownat, dirfd, path, uid, gid, flags);
-	return done(&op, real_fchownat(dirfd, path, uid, gid, flags), saved);
+	return hook_done(&op, real_fchownat(dirfd, path, uid, gid, flags),
+			 saved);
 }
 
 SHIM_API int utime(const char *path, const struct utimbuf *times)
 {
 	int saved = errno;
-	struct op op = change_op("utime", AT_FDCWD, path, 0, META);
+	struct op op = change_meta_op("utime", AT_FDCWD, path, 0);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_utime)
 		return (int)syscall(SYS_utime, path, times);
-	return done(&op, real_utime(path, times), saved);
+	return hook_done(&op, real_utime(path, times), saved);
 }
 
 #define UTIMES_HOOK(name, at, fallback)                                        \
 	SHIM_API int name(const char *path, const struct timeval tv[2])        \
 	{                                                                      \
 		int saved = errno;                                             \
-		struct op op = change_op(#name, AT_FDCWD, path, at, META);     \
-		if (deny(&op))                                                 \
+		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
+		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
 			return fallback;                                       \
-		return done(&op, real_##name(path, tv), saved);                \
+		return hook_done(&op, real_##name(path, tv), saved);           \
 	}
 
 UTIMES_HOOK(utimes, 0, (int)syscall(SYS_utimes, path, tv))
@@ -441,27 +348,27 @@ UTIMES_HOOK(lutimes, NOFOLLOW, nosys())
 SHIM_API int futimesat(int dirfd, const char *path, const struct timeval tv[2])
 {
 	int saved = errno;
-	struct op op = change_op("futimesat", dirfd, path, 0, META);
+	struct op op = change_meta_op("futimesat", dirfd, path, 0);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_futimesat)
 		return (int)syscall(SYS_futimesat, dirfd, path, tv);
-	return done(&op, real_futimesat(dirfd, path, tv), saved);
+	return hook_done(&op, real_futimesat(dirfd, path, tv), saved);
 }
 
 SHIM_API int utimensat(int dirfd, const char *path, const struct timespec ts[2],
 		       int flags)
 {
 	int saved = errno;
-	struct op op = change_op("utimensat", dirfd, path,
-				 flags & (NOFOLLOW | AT_EMPTY_PATH), META);
+	struct op op = change_meta_op("utimensat", dirfd, path,
+				      flags & (NOFOLLOW | AT_EMPTY_PATH));
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_utimensat)
 		return (int)syscall(SYS_utimensat, dirfd, path, ts, flags);
-	return done(&op, real_utimensat(dirfd, path, ts, flags), saved);
+	return hook_done(&op, real_utimensat(dirfd, path, ts, flags), saved);
 }
 
 #define SETXATTR_HOOK(name, at, sysno)                                         \
@@ -469,14 +376,15 @@ SHIM_API int utimensat(int dirfd, const char *path, const struct timespec ts[2],
 			  const void *value, size_t size, int flags)           \
 	{                                                                      \
 		int saved = errno;                                             \
-		struct op op = change_op(#name, AT_FDCWD, path, at, META);     \
-		if (deny(&op))                                                 \
+		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
+		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
 			return (int)syscall(sysno, path, key, value, size,     \
 					    flags);                            \
-		return done(&op, real_##name(path, key, value, size, flags),   \
-			    saved);                                            \
+		return hook_done(&op,                                          \
+				 real_##name(path, key, value, size, flags),   \
+				 saved);                                       \
 	}
 
 SETXATTR_HOOK(setxattr, 0, SYS_setxattr)
@@ -486,12 +394,12 @@ SETXATTR_HOOK(lsetxattr, NOFOLLOW, SYS_lsetxattr)
 	SHIM_API int name(const char *path, const char *key)                   \
 	{                                                                      \
 		int saved = errno;                                             \
-		struct op op = change_op(#name, AT_FDCWD, path, at, META);     \
-		if (deny(&op))                                                 \
+		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
+		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
 			return (int)syscall(sysno, path, key);                 \
-		return done(&op, real_##name(path, key), saved);               \
+		return hook_done(&op, real_##name(path, key), saved);          \
 	}
 
 REMOVEXATTR_HOOK(removexattr, 0, SYS_removexattr)

@@ -23,6 +23,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "change.h"
 #include "hooks.h"
 
 #ifndef __O_TMPFILE
@@ -87,40 +88,10 @@ void hooks_create_resolve(void)
 	RESOLVE(posix_spawn_file_actions_addopen);
 }
 
-static int deny(const struct op *op)
-{
-	int err = hook_decide(op);
-
-	if (err)
-		errno = err;
-	return err;
-}
-
-/* Forward a real call that returned @ret; report a kernel denial. */
-static int done(const struct op *op, int ret, int saved)
-{
-	if (ret < 0)
-		hook_failed(op, errno);
-	else
-		errno = saved;
-	return ret;
-}
-
 static int nosys(void)
 {
 	errno = ENOSYS;
 	return -1;
-}
-
-/* A new name: W, unless the name is taken and the call fails with
- * EEXIST by itself (then the path need only be visible). */
-static struct op make_op(const char *name, int dirfd, const char *path)
-{
-	struct stat st;
-	bool taken = syscall(SYS_newfstatat, dirfd, path, &st,
-			     AT_SYMLINK_NOFOLLOW) == 0;
-
-	return OP(name, taken ? 0 : RIGHT_W, dirfd, path, PATH_NOFOLLOW);
 }
 
 /* A temp file: a new name in the template's directory, opened O_RDWR. */
@@ -132,11 +103,11 @@ static struct op make_op(const char *name, int dirfd, const char *path)
 	{                                                                      \
 		struct op op = TEMP_OP(name, tmpl);                            \
 		int saved = errno;                                             \
-		if (deny(&op))                                                 \
+		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
 			return nosys();                                        \
-		return done(&op, real_##name(tmpl), saved);                    \
+		return hook_done(&op, real_##name(tmpl), saved);               \
 	}
 
 #define MKOSTEMP_HOOK(name)                                                    \
@@ -144,11 +115,11 @@ static struct op make_op(const char *name, int dirfd, const char *path)
 	{                                                                      \
 		struct op op = TEMP_OP(name, tmpl);                            \
 		int saved = errno;                                             \
-		if (deny(&op))                                                 \
+		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
 			return nosys();                                        \
-		return done(&op, real_##name(tmpl, flags), saved);             \
+		return hook_done(&op, real_##name(tmpl, flags), saved);        \
 	}
 
 #define MKSTEMPS_HOOK(name)                                                    \
@@ -156,11 +127,11 @@ static struct op make_op(const char *name, int dirfd, const char *path)
 	{                                                                      \
 		struct op op = TEMP_OP(name, tmpl);                            \
 		int saved = errno;                                             \
-		if (deny(&op))                                                 \
+		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
 			return nosys();                                        \
-		return done(&op, real_##name(tmpl, suffixlen), saved);         \
+		return hook_done(&op, real_##name(tmpl, suffixlen), saved);    \
 	}
 
 #define MKOSTEMPS_HOOK(name)                                                   \
@@ -168,11 +139,12 @@ static struct op make_op(const char *name, int dirfd, const char *path)
 	{                                                                      \
 		struct op op = TEMP_OP(name, tmpl);                            \
 		int saved = errno;                                             \
-		if (deny(&op))                                                 \
+		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
 			return nosys();                                        \
-		return done(&op, real_##name(tmpl, suffixlen, flags), saved);  \
+		return hook_done(&op, real_##name(tmpl, suffixlen, flags),     \
+				 saved);                                       \
 	}
 
 MKSTEMP_HOOK(mkstemp)
@@ -190,7 +162,7 @@ SHIM_API char *mkdtemp(char *tmpl)
 	int saved = errno;
 	char *dir;
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return NULL;
 	if (!real_mkdtemp) {
 		errno = ENOSYS;
@@ -227,7 +199,7 @@ SHIM_API char *mktemp(char *tmpl) /* banned-ok: the hook of it */
 		memcpy(dir, tmpl, n);
 		dir[n] = '\0';
 	}
-	if (deny(&op)) {
+	if (hook_deny(&op)) {
 		tmpl[0] = '\0';
 		return tmpl;
 	}
@@ -247,7 +219,7 @@ SHIM_API char *mktemp(char *tmpl) /* banned-ok: the hook of it */
 			OP(#name, RIGHT_R | RIGHT_W, AT_FDCWD, P_tmpdir, 0);   \
 		int saved = errno;                                             \
 		FILE *f;                                                       \
-		if (deny(&op))                                                 \
+		if (hook_deny(&op))                                            \
 			return NULL;                                           \
 		if (!real_##name) {                                            \
 			errno = ENOSYS;                                        \
@@ -267,76 +239,77 @@ TMPFILE_HOOK(tmpfile64)
 SHIM_API int mkfifo(const char *path, mode_t mode)
 {
 	int saved = errno;
-	struct op op = make_op("mkfifo", AT_FDCWD, path);
+	struct op op = change_make_op("mkfifo", AT_FDCWD, path);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_mkfifo)
 		return (int)syscall(SYS_mknodat, AT_FDCWD, path, S_IFIFO | mode,
 				    0);
-	return done(&op, real_mkfifo(path, mode), saved);
+	return hook_done(&op, real_mkfifo(path, mode), saved);
 }
 
 SHIM_API int mkfifoat(int dirfd, const char *path, mode_t mode)
 {
 	int saved = errno;
-	struct op op = make_op("mkfifoat", dirfd, path);
+	struct op op = change_make_op("mkfifoat", dirfd, path);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_mkfifoat)
 		return (int)syscall(SYS_mknodat, dirfd, path, S_IFIFO | mode,
 				    0);
-	return done(&op, real_mkfifoat(dirfd, path, mode), saved);
+	return hook_done(&op, real_mkfifoat(dirfd, path, mode), saved);
 }
 
 SHIM_API int mknod(const char *path, mode_t mode, dev_t dev)
 {
 	int saved = errno;
-	struct op op = make_op("mknod", AT_FDCWD, path);
+	struct op op = change_make_op("mknod", AT_FDCWD, path);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_mknod)
 		return (int)syscall(SYS_mknodat, AT_FDCWD, path, mode, dev);
-	return done(&op, real_mknod(path, mode, dev), saved);
+	return hook_done(&op, real_mknod(path, mode, dev), saved);
 }
 
 SHIM_API int mknodat(int dirfd, const char *path, mode_t mode, dev_t dev)
 {
 	int saved = errno;
-	struct op op = make_op("mknodat", dirfd, path);
+	struct op op = change_make_op("mknodat", dirfd, path);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real_mknodat)
 		return (int)syscall(SYS_mknodat, dirfd, path, mode, dev);
-	return done(&op, real_mknodat(dirfd, path, mode, dev), saved);
+	return hook_done(&op, real_mknodat(dirfd, path, mode, dev), saved);
 }
 
 SHIM_API int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
 {
 	int saved = errno;
-	struct op op = make_op("__xmknod", AT_FDCWD, path);
+	struct op op = change_make_op("__xmknod", AT_FDCWD, path);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real___xmknod)
 		return nosys();
-	return done(&op, real___xmknod(ver, path, mode, dev), saved);
+	return hook_done(&op, real___xmknod(ver, path, mode, dev), saved);
 }
 
 SHIM_API int __xmknodat(int ver, int dirfd, const char *path, mode_t mode,
 			dev_t *dev)
 {
 	int saved = errno;
-	struct op op = make_op("__xmknodat", dirfd, path);
+	struct op op = change_make_op("__xmknodat", dirfd, path);
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return -1;
 	if (!real___xmknodat)
 		return nosys();
-	return done(&op, real___xmknodat(ver, dirfd, path, mode, dev), saved);
+	return hook_done(&op, real___xmknodat(ver, dirfd, path, mode, dev),
+			 saved);
 }
 
 /* ld.so searches for a name without a slash, and expands $ORIGIN, $LIB
@@ -363,7 +336,7 @@ static __attribute__((noinline)) bool dl_denied(const char *name,
 	struct op op = OP(name, RIGHT_R, AT_FDCWD,
 			  is_plain_path(file) ? file : NULL, 0);
 
-	return deny(&op) != 0;
+	return hook_deny(&op) != 0;
 }
 
 static __attribute__((noinline)) void *dl_nosys(void)
@@ -424,7 +397,7 @@ SHIM_API int posix_spawn_file_actions_addopen(posix_spawn_file_actions_t *fa,
 	int saved = errno;
 	int ret;
 
-	if (deny(&op))
+	if (hook_deny(&op))
 		return EACCES;
 	if (!real_posix_spawn_file_actions_addopen)
 		return ENOSYS;

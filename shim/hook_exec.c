@@ -224,17 +224,15 @@ static enum pick search(const char *name, const char *file, bool use_path,
 
 #define NOINLINE __attribute__((noinline))
 
-static NOINLINE int run_execve(const char *path, char *const argv[],
-			       char *const envp[])
+static int sys_execve(const char *path, char *const argv[], char *const envp[])
 {
-	struct exec_env env;
-	int ret = exec_env_build(&env, envp);
+	return (int)syscall(SYS_execve, path, argv, envp);
+}
 
-	if (ret)
-		return refuse(-ret);
-	if (!real_execve)
-		return (int)syscall(SYS_execve, path, argv, env.envp);
-	return real_execve(path, argv, env.envp);
+static int run_execve(const char *path, char *const argv[], char *const envp[])
+{
+	return exec_env_execve(real_execve ? real_execve : sys_execve, path,
+			       argv, envp);
 }
 
 static NOINLINE int run_execvpe(const char *file, char *const argv[],

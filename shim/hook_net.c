@@ -12,24 +12,19 @@
  * paths: Landlock's scope decides.  Name resolution inside libc
  * connects through internal aliases no hook sees (catalog A.0, D-15).
  *
- * Every refusal fails with EACCES, as the kernel layers do.  Raw
- * syscalls and the stack only: these run in signal handlers and vfork
- * children.  An address is read only as far as the length given.
+ * Every refusal fails with EACCES, as the kernel layers do; the
+ * decision is net.c's.  Raw syscalls and the stack only: these run in
+ * signal handlers and vfork children.
  */
-#include <fcntl.h>
 #include <netinet/in.h>
-#include <stddef.h>
-#include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "hooks.h"
 #include "net.h"
 
-#define SUN_PATH_MAX sizeof(((struct sockaddr_un *)0)->sun_path)
-#define MMSG_MAX     1024 /* UIO_MAXIOV: the kernel sends no more */
+#define MMSG_MAX 1024 /* UIO_MAXIOV: the kernel sends no more */
 
 /* A public GLIBC_2.2.5 alias of connect that no header declares. */
 int __connect(int fd, const struct sockaddr *sa, socklen_t len);
@@ -52,43 +47,14 @@ void hooks_net_resolve(void)
 	RESOLVE(bind);
 }
 
-/* Copy @len bytes of @sa into @ss; false when there is no family. */
-static bool copy_addr(const struct sockaddr *sa, socklen_t len,
-		      struct sockaddr_storage *ss)
-{
-	memset(ss, 0, sizeof(*ss));
-	if (!sa || len < sizeof(sa_family_t))
-		return false;
-	memcpy(ss, sa, len < sizeof(*ss) ? len : sizeof(*ss));
-	return true;
-}
-
-/* The path of a UNIX address into @path; false when it has none
- * (unnamed, abstract, or malformed: the kernel decides). */
-static bool unix_path(const struct sockaddr_storage *ss, socklen_t len,
-		      char path[SUN_PATH_MAX + 1])
-{
-	size_t off = offsetof(struct sockaddr_un, sun_path);
-	const char *sun = (const char *)ss + off;
-	size_t n;
-
-	if (len <= off || len > sizeof(struct sockaddr_un) || sun[0] == '\0')
-		return false;
-	n = strnlen(sun, len - off);
-	memcpy(path, sun, n);
-	path[n] = '\0';
-	return true;
-}
-
 static long sockopt(int fd, int name, int *val, socklen_t *len)
 {
 	return syscall(SYS_getsockopt, fd, SOL_SOCKET, name, val, len);
 }
 
 /* Plain TCP, as the launcher's filter sees it: a stream socket whose
- * protocol is TCP (SCTP and MPTCP are refused with UDP).  False with
- * *known false when @fd is no socket: the kernel fails the call. */
-static bool is_tcp(int fd, bool *known)
+ * protocol is TCP (SCTP and MPTCP are refused with UDP). */
+bool net_is_tcp(int fd, bool *known)
 {
 	int type = 0, proto = 0;
 	socklen_t tl = sizeof(type), pl = sizeof(proto);
@@ -97,101 +63,6 @@ static bool is_tcp(int fd, bool *known)
 		 sockopt(fd, SO_PROTOCOL, &proto, &pl) == 0;
 	return *known && type == SOCK_STREAM &&
 	       (proto == 0 || proto == IPPROTO_TCP);
-}
-
-static bool addr_len_ok(const struct sockaddr_storage *ss, socklen_t len)
-{
-	if (ss->ss_family == AF_INET)
-		return len >= sizeof(struct sockaddr_in);
-	return len >= offsetof(struct sockaddr_in6, sin6_scope_id);
-}
-
-/* The policy's verdict on an IPv4 or IPv6 address. */
-static int inet_check(const char *name, enum net_use use, int fd,
-		      const struct sockaddr_storage *ss, socklen_t len)
-{
-	const struct policy *p = &shim.policy;
-	struct net_denial d = { .name = name, .use = use, .addr = ss };
-	unsigned int port = net_port(ss);
-	bool known;
-
-	if (p->net == NET_ON || !addr_len_ok(ss, len))
-		return 0;
-	d.tcp = is_tcp(fd, &known);
-	if (!known)
-		return 0;
-	if (p->net == NET_OFF)
-		d.why = NET_WHY_OFF;
-	else if (!d.tcp)
-		d.why = NET_WHY_NOT_TCP;
-	else if (policy_tcp_allowed(p, use == NET_USE_BIND, port))
-		return 0;
-	else
-		d.why = NET_WHY_PORT;
-	report_net_denial(&d);
-	return shim.extra.learn ? 0 : EACCES; /* learning: recorded */
-}
-
-/* A UNIX socket path: W to reach it, W to create it (bind). */
-static struct op unix_op(const char *name, enum net_use use, const char *path)
-{
-	return OP(name, RIGHT_W, AT_FDCWD, path,
-		  use == NET_USE_BIND ? PATH_NOFOLLOW : 0);
-}
-
-static int check(const char *name, enum net_use use, int fd,
-		 const struct sockaddr *sa, socklen_t len)
-{
-	struct sockaddr_storage ss;
-	char path[SUN_PATH_MAX + 1];
-	struct op op;
-
-	if (!copy_addr(sa, len, &ss))
-		return 0;
-	switch (ss.ss_family) {
-	case AF_UNIX:
-		if (!unix_path(&ss, len, path))
-			return 0;
-		op = unix_op(name, use, path);
-		return shim_check(&op);
-	case AF_INET:
-	case AF_INET6:
-		return inet_check(name, use, fd, &ss, len);
-	default:
-		return 0; /* netlink, packet, vsock: the kernel layer's */
-	}
-}
-
-/* 0 to forward the call, or the errno to fail it with. */
-static int net_decide(const char *name, enum net_use use, int fd,
-		      const struct sockaddr *sa, socklen_t len)
-{
-	int ret;
-
-	if (!shim_is_ready())
-		shim_init();
-	if (!shim.active || !sa || !guard_enter())
-		return 0;
-	ret = check(name, use, fd, sa, len);
-	guard_leave();
-	return ret;
-}
-
-/* After an allowed call failed with @err: a kernel denial on a UNIX
- * socket path is reported like any path's. */
-static void net_failed(const char *name, enum net_use use,
-		       const struct sockaddr *sa, socklen_t len, int err)
-{
-	struct sockaddr_storage ss;
-	char path[SUN_PATH_MAX + 1];
-	struct op op;
-
-	if (!shim.active || !copy_addr(sa, len, &ss) ||
-	    ss.ss_family != AF_UNIX || !unix_path(&ss, len, path))
-		return;
-	op = unix_op(name, use, path);
-	hook_failed(&op, err);
-	errno = err;
 }
 
 #define CONNECT_HOOK(name, use, sys)                                           \

@@ -6,6 +6,8 @@
  *   save errno; if the shim is re-entered, forward; decide;
  *   on deny: report once, set errno once, return the failure value;
  *   on allow: restore errno and forward to the real function.
+ * hook_deny() and hook_done() are that shape for the calls that return
+ * -1 and set errno; the macOS hooks use them too (darwin/hook_darwin.h).
  */
 #ifndef CORDON_HOOKS_H
 #define CORDON_HOOKS_H
@@ -55,6 +57,55 @@ static inline void hook_failed(const struct op *op, int err)
 		return;
 	shim_check_failed(op, err);
 	guard_leave();
+}
+
+/* 0 to forward, else -1 with errno set (the hook returns its failure). */
+static inline int hook_deny(const struct op *op)
+{
+	int err = hook_decide(op);
+
+	if (err)
+		errno = err;
+	return err ? -1 : 0;
+}
+
+/* Both ends of a rename or a link, each denied end with its own line. */
+static inline int hook_deny2(const struct op *a, const struct op *b)
+{
+	int err = hook_decide(a);
+	int err2 = hook_decide(b);
+
+	if (!err)
+		err = err2;
+	if (err)
+		errno = err;
+	return err ? -1 : 0;
+}
+
+/* The end of an allowed call that returned @ret (< 0: failed): restore
+ * errno, or report a kernel denial. */
+static inline int hook_done(const struct op *op, int ret, int saved)
+{
+	if (ret < 0)
+		hook_failed(op, errno);
+	else
+		errno = saved;
+	return ret;
+}
+
+static inline int hook_done2(const struct op *a, const struct op *b, int ret,
+			     int saved)
+{
+	int err = errno;
+
+	if (ret >= 0) {
+		errno = saved;
+		return ret;
+	}
+	hook_failed(a, err);
+	hook_failed(b, err);
+	errno = err;
+	return ret;
 }
 
 #define OP(n, need_, dirfd_, path_, pflags_)                                   \

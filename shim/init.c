@@ -24,11 +24,10 @@
 struct shim_state shim;
 
 enum { INIT_NONE, INIT_RUNNING, INIT_DONE };
-static int init_state;
 
 bool shim_is_ready(void)
 {
-	return __atomic_load_n(&init_state, __ATOMIC_ACQUIRE) == INIT_DONE;
+	return __atomic_load_n(&shim.init_state, __ATOMIC_ACQUIRE) == INIT_DONE;
 }
 
 static void say(const char *msg)
@@ -96,8 +95,8 @@ static void init_from(char **envp)
 	int expected = INIT_NONE;
 	int saved = errno;
 
-	if (!__atomic_compare_exchange_n(&init_state, &expected, INIT_RUNNING,
-					 false, __ATOMIC_ACQ_REL,
+	if (!__atomic_compare_exchange_n(&shim.init_state, &expected,
+					 INIT_RUNNING, false, __ATOMIC_ACQ_REL,
 					 __ATOMIC_ACQUIRE))
 		return; /* done, or under way: hooks fall back meanwhile */
 	guard_enter();
@@ -105,7 +104,7 @@ static void init_from(char **envp)
 	load_policy(envp);
 	resolve_all();
 	guard_leave();
-	__atomic_store_n(&init_state, INIT_DONE, __ATOMIC_RELEASE);
+	__atomic_store_n(&shim.init_state, INIT_DONE, __ATOMIC_RELEASE);
 	errno = saved;
 }
 

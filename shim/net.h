@@ -1,6 +1,7 @@
 /*
- * net.h - what the network hooks (hook_net.c) and their report
- * (report_net.c) share: a refused IPv4 or IPv6 destination.
+ * net.h - what the network hooks (hook_net.c, darwin/hook_net_darwin.c),
+ * their decision (net.c) and their report (report_net.c) share: a
+ * refused IPv4 or IPv6 destination.
  *
  * A UNIX socket with a path is a file and goes through shim_check() and
  * report_denial() like any other path; only addresses come here.
@@ -41,6 +42,29 @@ unsigned int net_port(const struct sockaddr_storage *ss);
 
 /* @ss as "host:port" ("[v6]:port"), RFC 5952 for IPv6. */
 void net_addr_str(const struct sockaddr_storage *ss, char out[NET_ADDR_MAX]);
+
+/**
+ * net_decide - the decision of a hook that names the address @sa (@len
+ * bytes; NULL: none) on @fd, with the lazy init and the reentrancy
+ * guard: a UNIX socket path needs W on it, an IPv4 or IPv6 address
+ * follows the network policy (reported when refused), anything else is
+ * the kernel layer's.  Async-signal-safe.
+ * Return: 0 to forward the call, or the errno to fail it with (EACCES).
+ */
+int net_decide(const char *name, enum net_use use, int fd,
+	       const struct sockaddr *sa, socklen_t len);
+
+/* After an allowed call on @sa failed with @err: a kernel denial of a
+ * UNIX socket path is reported like any path's.  errno is @err after. */
+void net_failed(const char *name, enum net_use use, const struct sockaddr *sa,
+		socklen_t len, int err);
+
+/**
+ * net_is_tcp - each OS's own (in its hook file): is @fd plain TCP, as the
+ * launcher's kernel layer sees it?  *@known is false when @fd is no
+ * socket (the kernel fails the call).  Async-signal-safe.
+ */
+bool net_is_tcp(int fd, bool *known);
 
 /**
  * report_net_denial - the line on stderr (unless quiet, once per

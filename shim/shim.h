@@ -22,10 +22,11 @@
 /* In the order a process touches them, so that the few pages in use lie
  * together: each page touched costs every process a page fault. */
 struct shim_state {
-	bool active; /* a policy was loaded: hooks decide */
+	int init_state; /* init.c: none, running, done */
+	bool active;	/* a policy was loaded: hooks decide */
 	struct snapshot_extra extra;
+	struct policy policy;	     /* its roots last */
 	char preload[PATH_BUF + 16]; /* "LD_PRELOAD=..." as loaded */
-	struct policy policy;
 	char store[SNAPSHOT_MAX];    /* decoded strings of the policy */
 	char snapshot[SNAPSHOT_MAX]; /* "CORDON_POLICY=..." as loaded */
 };
@@ -67,6 +68,16 @@ struct op {
  * Return: 0 to allow, or the errno the call must fail with.
  */
 int shim_check(const struct op *op);
+
+/*
+ * A stat() that follows links, allowed by the check just made, may be
+ * answered with what the check itself looked up (one system call, not
+ * two): shim_stat_forget() before the check, then shim_stat_take() fills
+ * @st and returns true when the check saw that very file, no symlink.
+ */
+struct stat;
+void shim_stat_forget(void);
+bool shim_stat_take(struct stat *st);
 
 /**
  * shim_check_failed - after an allowed call failed with @err: when it is

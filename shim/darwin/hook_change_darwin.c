@@ -4,45 +4,25 @@
  * mkfifo and mknod, with their *at and l* names.
  *
  * The macOS counterpart of hook_change.c and of the mkfifo and mknod
- * hooks of hook_create.c, with the same decisions: every change needs
- * W; a rename or a link is decided on both ends; the last component is
- * followed only where the call follows it.  A call that fails by itself
- * whatever the policy (its new name is taken, the file it would change
- * is not there) needs only visibility, so the program sees the
- * kernel's errno.  Seatbelt's file-write* covers metadata (mode, owner,
- * times, xattrs), so a chmod or chown denied here is the kernel's too.
+ * hooks of hook_create.c, with the same decisions (change.h): every
+ * change needs W; a rename or a link is decided on both ends; the last
+ * component is followed only where the call follows it.  A call that
+ * fails by itself whatever the policy (its new name is taken, the file
+ * it would change is not there) needs only visibility, so the program
+ * sees the kernel's errno.  Seatbelt's file-write* covers metadata
+ * (mode, owner, times, xattrs), so a chmod or chown denied here is the
+ * kernel's too.
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "change.h"
 #include "hook_darwin.h"
 
 void hooks_change_resolve(void)
 {
-}
-
-enum change {
-	CHANGE, /* changes or removes an existing file */
-	MAKE,	/* makes a new name */
-	META,	/* changes an existing file's metadata */
-};
-
-/* The operation of a change of @path (@at: AT_SYMLINK_NOFOLLOW as the
- * call looks it up).  Changes errno: the hook saved it first. */
-static struct op change_op(const char *name, int dirfd, const char *path,
-			   int at, enum change what)
-{
-	struct stat st;
-	int there = path ? fstatat(dirfd, path, &st, at) : -1;
-	bool fails_alone =
-		what == MAKE ? there == 0 : there < 0 && errno == ENOENT;
-	struct op op = OP(name, fails_alone ? 0 : RIGHT_W, dirfd, path,
-			  at & AT_SYMLINK_NOFOLLOW ? PATH_NOFOLLOW : 0);
-
-	op.shim_only = what == META;
-	return op;
 }
 
 #define NOFOLLOW AT_SYMLINK_NOFOLLOW
@@ -50,7 +30,7 @@ static struct op change_op(const char *name, int dirfd, const char *path,
 static int cordon_mkdir(const char *path, mode_t mode)
 {
 	int saved = errno;
-	struct op op = change_op("mkdir", AT_FDCWD, path, NOFOLLOW, MAKE);
+	struct op op = change_make_op("mkdir", AT_FDCWD, path);
 
 	if (hook_deny(&op))
 		return -1;
@@ -61,7 +41,7 @@ INTERPOSE(cordon_mkdir, mkdir);
 static int cordon_mkdirat(int dirfd, const char *path, mode_t mode)
 {
 	int saved = errno;
-	struct op op = change_op("mkdirat", dirfd, path, NOFOLLOW, MAKE);
+	struct op op = change_make_op("mkdirat", dirfd, path);
 
 	if (hook_deny(&op))
 		return -1;
@@ -74,8 +54,7 @@ INTERPOSE(cordon_mkdirat, mkdirat);
 	static int cordon_##fn(const char *path)                               \
 	{                                                                      \
 		int saved = errno;                                             \
-		struct op op =                                                 \
-			change_op(#fn, AT_FDCWD, path, NOFOLLOW, CHANGE);      \
+		struct op op = change_op(#fn, AT_FDCWD, path, NOFOLLOW);       \
 		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		return hook_done(&op, fn(path), saved);                        \
@@ -89,7 +68,7 @@ REMOVE_HOOK(remove);
 static int cordon_unlinkat(int dirfd, const char *path, int flags)
 {
 	int saved = errno;
-	struct op op = change_op("unlinkat", dirfd, path, NOFOLLOW, CHANGE);
+	struct op op = change_op("unlinkat", dirfd, path, NOFOLLOW);
 
 	if (hook_deny(&op))
 		return -1;
@@ -97,14 +76,12 @@ static int cordon_unlinkat(int dirfd, const char *path, int flags)
 }
 INTERPOSE(cordon_unlinkat, unlinkat);
 
-/* Both ends, neither followed; the new end is replaced if taken, so it
- * needs what the old one does.  renamex_np's RENAME_SWAP changes both
+/* Both ends (change_rename_ops).  renamex_np's RENAME_SWAP changes both
  * ends too, RENAME_EXCL makes the new one. */
 static int rename_deny(const char *name, int ofd, const char *old, int nfd,
 		       const char *new, struct op *from, struct op *to)
 {
-	*from = change_op(name, ofd, old, NOFOLLOW, CHANGE);
-	*to = OP(name, from->need, nfd, new, PATH_NOFOLLOW);
+	change_rename_ops(from, to, name, ofd, old, nfd, new);
 	return hook_deny2(from, to);
 }
 
@@ -155,15 +132,11 @@ static int cordon_renameatx_np(int ofd, const char *old, int nfd,
 }
 INTERPOSE(cordon_renameatx_np, renameatx_np);
 
-/* A hard link gives the source the rights of its new place: W on both
- * ends.  It fails alone when either end does. */
+/* Both ends (change_link_ops). */
 static int link_deny(const char *name, int ofd, const char *old, int at,
 		     int nfd, const char *new, struct op *from, struct op *to)
 {
-	*from = change_op(name, ofd, old, at, CHANGE);
-	*to = change_op(name, nfd, new, NOFOLLOW, MAKE);
-	if (!from->need || !to->need)
-		from->need = to->need = 0;
+	change_link_ops(from, to, name, ofd, old, at, nfd, new);
 	return hook_deny2(from, to);
 }
 
@@ -196,7 +169,7 @@ INTERPOSE(cordon_linkat, linkat);
 static int cordon_symlink(const char *target, const char *path)
 {
 	int saved = errno;
-	struct op op = change_op("symlink", AT_FDCWD, path, NOFOLLOW, MAKE);
+	struct op op = change_make_op("symlink", AT_FDCWD, path);
 
 	if (hook_deny(&op))
 		return -1;
@@ -207,7 +180,7 @@ INTERPOSE(cordon_symlink, symlink);
 static int cordon_symlinkat(const char *target, int dirfd, const char *path)
 {
 	int saved = errno;
-	struct op op = change_op("symlinkat", dirfd, path, NOFOLLOW, MAKE);
+	struct op op = change_make_op("symlinkat", dirfd, path);
 
 	if (hook_deny(&op))
 		return -1;
@@ -219,7 +192,7 @@ INTERPOSE(cordon_symlinkat, symlinkat);
 	static int cordon_##fn(const char *path, mode_t mode)                  \
 	{                                                                      \
 		int saved = errno;                                             \
-		struct op op = change_op(#fn, AT_FDCWD, path, at, META);       \
+		struct op op = change_meta_op(#fn, AT_FDCWD, path, at);        \
 		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		return hook_done(&op, fn(path, mode), saved);                  \
@@ -233,7 +206,7 @@ static int cordon_fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 {
 	int saved = errno;
 	struct op op =
-		change_op("fchmodat", dirfd, path, flags & NOFOLLOW, META);
+		change_meta_op("fchmodat", dirfd, path, flags & NOFOLLOW);
 
 	if (hook_deny(&op))
 		return -1;
@@ -245,7 +218,7 @@ INTERPOSE(cordon_fchmodat, fchmodat);
 	static int cordon_##fn(const char *path, uid_t uid, gid_t gid)         \
 	{                                                                      \
 		int saved = errno;                                             \
-		struct op op = change_op(#fn, AT_FDCWD, path, at, META);       \
+		struct op op = change_meta_op(#fn, AT_FDCWD, path, at);        \
 		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		return hook_done(&op, fn(path, uid, gid), saved);              \
@@ -260,7 +233,7 @@ static int cordon_fchownat(int dirfd, const char *path, uid_t uid, gid_t gid,
 {
 	int saved = errno;
 	struct op op =
-		change_op("fchownat", dirfd, path, flags & NOFOLLOW, META);
+		change_meta_op("fchownat", dirfd, path, flags & NOFOLLOW);
 
 	if (hook_deny(&op))
 		return -1;
@@ -271,7 +244,7 @@ INTERPOSE(cordon_fchownat, fchownat);
 static int cordon_mkfifo(const char *path, mode_t mode)
 {
 	int saved = errno;
-	struct op op = change_op("mkfifo", AT_FDCWD, path, NOFOLLOW, MAKE);
+	struct op op = change_make_op("mkfifo", AT_FDCWD, path);
 
 	if (hook_deny(&op))
 		return -1;
@@ -282,7 +255,7 @@ INTERPOSE(cordon_mkfifo, mkfifo);
 static int cordon_mknod(const char *path, mode_t mode, dev_t dev)
 {
 	int saved = errno;
-	struct op op = change_op("mknod", AT_FDCWD, path, NOFOLLOW, MAKE);
+	struct op op = change_make_op("mknod", AT_FDCWD, path);
 
 	if (hook_deny(&op))
 		return -1;

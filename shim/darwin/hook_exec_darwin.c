@@ -112,27 +112,9 @@ static bool search(const char *file, char run[PATH_BUF])
 	}
 }
 
-/* Is @a the same array of the same strings as @b? */
-static bool is_same(char *const *a, char *const *b)
+static int run_execve(const char *path, char *const argv[], char *const envp[])
 {
-	size_t i = 0;
-
-	if (!a || !b)
-		return a == b;
-	while (a[i] && a[i] == b[i])
-		i++;
-	return a[i] == b[i];
-}
-
-static NOINLINE int run_execve(const char *path, char *const argv[],
-			       char *const envp[])
-{
-	struct exec_env env;
-	int ret = exec_env_build(&env, envp);
-
-	if (ret)
-		return refuse(-ret);
-	return execve(path, argv, env.envp);
+	return exec_env_execve(execve, path, argv, envp);
 }
 
 /* What execvp does with a file the kernel will not run (ENOEXEC): run
@@ -187,7 +169,7 @@ static NOINLINE int run_execvp(const char *file, const char *found,
 
 	if (ret)
 		return refuse(-ret);
-	if (!found || is_same(env.envp, environ))
+	if (!found || exec_env_is_same(env.envp, environ))
 		return execvp(file, argv);
 	execve(found, argv, env.envp);
 	if (errno != ENOEXEC)

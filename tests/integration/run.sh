@@ -46,12 +46,19 @@ if [ "$(id -u)" -eq 0 ]; then
 		useradd -m -s /bin/bash "$user" || exit 1
 	fi
 	home=$(getent passwd "$user" | cut -d: -f6)
+	# a host mount with noexec below /, as hosts have (/dev/shm, a
+	# sandbox's leftovers): its flags are locked in a user's namespace
+	locked=/run/cordon-it-noexec
+	mkdir -p "$locked" &&
+		mount -t tmpfs -o noexec,nosuid,nodev,size=64k cordon-it "$locked" ||
+		exit 1
+	trap 'umount "$locked"; rmdir "$locked"; rm -rf "$stage"' EXIT
 	run_as root /root root
 	# a directory of its own under /run, where only root may create
 	# one, for the tests of sockets under /run
 	rundir=/run/cordon-it-$user
 	install -d -o "$user" -m 700 "$rundir" || exit 1
-	trap 'rm -rf "$stage" "$rundir"' EXIT
+	trap 'umount "$locked"; rmdir "$locked"; rm -rf "$stage" "$rundir"' EXIT
 	run_as user "$home" "$user" runuser -u "$user" --
 else
 	echo "SKIP (the root run): not running as root"

@@ -138,6 +138,20 @@ test_symlinked_root_grants_its_target() {
 	assert_exists "$T/real/f"
 }
 
+# A mount below a root that the host made noexec (run.sh mounts one
+# under /run): in a user's namespace that flag is locked, and the rest
+# of the root is made executable all the same.
+test_exec_root_over_a_locked_noexec_mount() {
+	mountpoint -q /run/cordon-it-noexec ||
+		skip "SKIP: run.sh (as root) mounts /run/cordon-it-noexec for this test"
+	cordon --no-shim --no-defaults -x / -w "$T/ws" -- touch "$T/ws/f"
+	assert_status 0
+	assert_exists "$T/ws/f"
+	cordon --no-defaults -x / -w "$T/ws" -- sh -c 'echo ok > "$1"' sh "$T/ws/g"
+	assert_status 0
+	assert_content "$T/ws/g" "ok"
+}
+
 test_no_defaults_grants_nothing_else() {
 	cordon --no-defaults -x / -- touch "$T/ws/f"
 	assert_status_not 0

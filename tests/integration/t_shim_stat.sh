@@ -416,3 +416,29 @@ test_stat_dotdot_after_a_symlink_is_resolved_as_the_kernel_does() {
 	stat_drive shim_run stat "$T/ws/outlink/../secret"
 	assert_stdout_has "^stat fail EACCES$"
 }
+
+# The check remembers the directory it last found free of symlinks, and
+# answers stat() with its own lookup: a symlink out of that directory is
+# still followed and refused, in the same process, right after a plain
+# file there was allowed; the allowed answers are the kernel's.
+test_stat_symlink_out_of_a_directory_just_seen_is_refused() {
+	stat_fixture
+	local py='import os, sys
+for p in sys.argv[1:]:
+    try:
+        st = os.stat(p); print("ok", os.path.basename(p), st.st_size, st.st_ino)
+    except OSError as e:
+        print("fail", os.path.basename(p), e.errno)'
+	shim_run python3 -c "$py" "$T/ws/file" "$T/ws/tosecret" "$T/ws/link" "$T/ws/file"
+	assert_status 0
+	local ino size
+	ino=$(stat -c %i "$T/ws/file")
+	size=$(stat -c %s "$T/ws/file")
+	assert_stdout_has "^ok file $size $ino$"
+	assert_stdout_has "^fail tosecret 13$"
+	assert_stdout_has "^ok link $size $ino$"
+	[ "$(grep -c '^ok file' "$T/stdout")" = 2 ] || { show; fail "the second stat of file"; }
+	# twin: without the shim the link reaches the secret
+	plain python3 -c "$py" "$T/ws/tosecret"
+	assert_stdout_has "^ok tosecret $(stat -c %s "$T/out/secret") "
+}

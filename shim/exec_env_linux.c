@@ -1,0 +1,215 @@
+/*
+ * exec_env_linux.c - the Linux half of exec_env.h: which file ld.so
+ * loaded the shim from, environ restored for the shells libc starts,
+ * and the children the shim cannot enter (a static binary, another ELF
+ * class or machine, a script whose interpreter is one).  exec_env.c
+ * composes the environments and sends the record.
+ *
+ * exec_env_why_unshimmed() runs between vfork and exec: raw syscalls,
+ * the stack only, no lock.  exec_env_restore() runs in the parent only.
+ */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "exec_env.h"
+#include "shim.h"
+#include "strbuf.h"
+
+#define LOCK_SPINS  100000
+#define PHDR_CHUNK  16	/* program headers read at once */
+#define SHEBANG_MAX 256 /* the kernel's BINPRM_BUF_SIZE */
+
+static int find_self(struct dl_phdr_info *info, size_t size, void *data)
+{
+	uintptr_t addr = (uintptr_t)data;
+
+	(void)size;
+	for (size_t i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD || addr < start ||
+		    addr - start >= ph->p_memsz)
+			continue;
+		exec_env_set_self(info->dlpi_name ? info->dlpi_name : "");
+		return 1;
+	}
+	return 0;
+}
+
+/* libcordon.so as ld.so loaded it: the name an LD_PRELOAD lists. */
+void exec_env_init(void)
+{
+	dl_iterate_phdr(find_self, (void *)(uintptr_t)&exec_env_init);
+}
+
+/*
+ * environ is swapped for a rebuilt copy, never edited in place: the
+ * program's array may be read-only or shared, and another thread may be
+ * reading it.  Two stores alternate so that the copy being built is never
+ * the one environ points at; the lock only keeps two threads from
+ * building into the same store at once.  It is never held across a call,
+ * and a fork that orphans it costs a bounded wait, not a deadlock.
+ */
+static struct exec_env stores[2];
+static unsigned int next_store;
+static int store_lock;
+
+static void lock(void)
+{
+	for (int i = 0; i < LOCK_SPINS; i++) {
+		if (!__atomic_exchange_n(&store_lock, 1, __ATOMIC_ACQUIRE))
+			return;
+		syscall(SYS_sched_yield);
+	}
+}
+
+static void unlock(void)
+{
+	__atomic_store_n(&store_lock, 0, __ATOMIC_RELEASE);
+}
+
+int exec_env_restore(void)
+{
+	int saved = errno;
+	struct exec_env *e;
+	int ret;
+
+	lock();
+	e = &stores[next_store];
+	ret = exec_env_build(e, environ);
+	if (ret == 0 && !exec_env_is_same(e->envp, environ)) {
+		__atomic_store_n(&environ, e->vec, __ATOMIC_RELEASE);
+		next_store ^= 1;
+	}
+	unlock();
+	errno = saved;
+	return ret;
+}
+
+/* The ELF images this shim can be loaded into. */
+#define SELF_CLASS (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32)
+#if defined(__x86_64__)
+#define SELF_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define SELF_MACHINE EM_AARCH64
+#else
+#define SELF_MACHINE EM_NONE /* not checked */
+#endif
+
+enum image { IMAGE_SHIMMED, IMAGE_STATIC, IMAGE_CLASS, IMAGE_MACHINE };
+
+static long pread_all(long fd, void *buf, size_t len, unsigned long off)
+{
+	return syscall(SYS_pread64, fd, buf, len, off);
+}
+
+/* Do the @phnum program headers of @fd at @phoff name an interpreter? */
+static bool has_interp(long fd, unsigned long phoff, size_t phnum)
+{
+	ElfW(Phdr) ph[PHDR_CHUNK];
+
+	for (size_t i = 0; i < phnum; i += PHDR_CHUNK) {
+		size_t n = phnum - i < PHDR_CHUNK ? phnum - i : PHDR_CHUNK;
+		unsigned long off = phoff + i * sizeof(ph[0]);
+
+		if (off < phoff || pread_all(fd, ph, n * sizeof(ph[0]), off) !=
+					   (long)(n * sizeof(ph[0])))
+			return true; /* unreadable: assume the usual */
+		for (size_t j = 0; j < n; j++)
+			if (ph[j].p_type == PT_INTERP)
+				return true;
+	}
+	return false;
+}
+
+/* What the kernel loads from @fd: an image the shim enters, or not. */
+static enum image elf_image(long fd, bool *is_elf)
+{
+	ElfW(Ehdr) eh;
+
+	*is_elf = pread_all(fd, &eh, sizeof(eh), 0) == (long)sizeof(eh) &&
+		  memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0;
+	if (!*is_elf)
+		return IMAGE_SHIMMED;
+	if (eh.e_ident[EI_CLASS] != SELF_CLASS)
+		return IMAGE_CLASS;
+	if (SELF_MACHINE != EM_NONE && eh.e_machine != SELF_MACHINE)
+		return IMAGE_MACHINE;
+	if (eh.e_phentsize != sizeof(ElfW(Phdr)) || eh.e_phnum == PN_XNUM)
+		return IMAGE_SHIMMED; /* unusual: say nothing */
+	return has_interp(fd, eh.e_phoff, eh.e_phnum) ? IMAGE_SHIMMED
+						      : IMAGE_STATIC;
+}
+
+/* The interpreter of a "#!" script @fd, into @out. */
+static bool shebang(long fd, char out[SHEBANG_MAX])
+{
+	return exec_env_shebang(out, pread_all(fd, out, SHEBANG_MAX - 1, 0));
+}
+
+static long open_ro(int dirfd, const char *path, int pflags)
+{
+	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+
+	if (pflags & PATH_NOFOLLOW)
+		flags |= O_NOFOLLOW;
+	return syscall(SYS_openat, dirfd, path, flags);
+}
+
+/* Why the shim will not be in the image @op runs, or NULL. */
+static const char *why_unshimmed(const struct op *op, char *rule, size_t len)
+{
+	static const char *const what[] = {
+		[IMAGE_STATIC] = "a static binary (no PT_INTERP)",
+		[IMAGE_CLASS] = "a binary of another ELF class",
+		[IMAGE_MACHINE] = "a binary for another machine",
+	};
+	struct strbuf sb = STRBUF(rule, len);
+	char interp[SHEBANG_MAX];
+	long fd = open_ro(op->dirfd, op->path, op->pflags);
+	enum image img;
+	bool is_elf;
+
+	if (fd < 0)
+		return NULL;
+	img = elf_image(fd, &is_elf);
+	if (!is_elf && shebang(fd, interp)) {
+		syscall(SYS_close, fd);
+		fd = open_ro(AT_FDCWD, interp, 0);
+		if (fd < 0)
+			return NULL;
+		img = elf_image(fd, &is_elf);
+		sb_puts(&sb, "its interpreter ");
+		sb_puts(&sb, interp);
+		sb_puts(&sb, " is ");
+	}
+	syscall(SYS_close, fd);
+	if (img == IMAGE_SHIMMED)
+		return NULL;
+	sb_puts(&sb, what[img]);
+	sb_puts(&sb, ": the shim cannot enter it; the kernel layer holds");
+	return rule;
+}
+
+/* ld.so run as a program loads its argument with LD_PRELOAD honoured. */
+static bool is_loader(const char *resolved)
+{
+	const char *base = strrchr(resolved, '/');
+
+	return strncmp(base ? base + 1 : resolved, "ld-linux", 8) == 0;
+}
+
+const char *exec_env_why_unshimmed(const struct op *op, const char *resolved,
+				   char *rule, size_t len)
+{
+	if (is_loader(resolved))
+		return NULL;
+	return why_unshimmed(op, rule, len);
+}

@@ -1,0 +1,147 @@
+/*
+ * net.c - the decision of the network hooks, on every OS (net.h):
+ * hook_net.c on Linux, darwin/hook_net_darwin.c on macOS.
+ *
+ * IPv4 and IPv6 follow the network policy as the launcher's kernel
+ * layers do: off refuses everything, a port list allows TCP to and from
+ * the listed ports only, on allows everything.  A UNIX socket with a
+ * path is a file: connecting or sending to it needs W on the path, and
+ * bind creates it.  Abstract and unnamed UNIX sockets are not paths: the
+ * kernel layer decides.  Every refusal is EACCES, as the kernel layers'.
+ *
+ * These run in signal handlers and vfork children: the stack only, no
+ * allocation, no lock.  An address is read only as far as the length
+ * given.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include "hooks.h"
+#include "net.h"
+
+#define SUN_PATH_MAX sizeof(((struct sockaddr_un *)0)->sun_path)
+
+/* Copy @len bytes of @sa into @ss; false when there is no family. */
+static bool copy_addr(const struct sockaddr *sa, socklen_t len,
+		      struct sockaddr_storage *ss)
+{
+	memset(ss, 0, sizeof(*ss));
+	if (!sa || len < sizeof(sa_family_t))
+		return false;
+	memcpy(ss, sa, len < sizeof(*ss) ? len : sizeof(*ss));
+	return true;
+}
+
+/* The path of a UNIX address into @path; false when it has none
+ * (unnamed, abstract, or malformed: the kernel decides). */
+static bool unix_path(const struct sockaddr_storage *ss, socklen_t len,
+		      char path[SUN_PATH_MAX + 1])
+{
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	const char *sun = (const char *)ss + off;
+	size_t n;
+
+	if (len <= off || len > sizeof(struct sockaddr_un) || sun[0] == '\0')
+		return false;
+	n = strnlen(sun, len - off);
+	memcpy(path, sun, n);
+	path[n] = '\0';
+	return true;
+}
+
+static bool addr_len_ok(const struct sockaddr_storage *ss, socklen_t len)
+{
+	if (ss->ss_family == AF_INET)
+		return len >= sizeof(struct sockaddr_in);
+	return len >= offsetof(struct sockaddr_in6, sin6_scope_id);
+}
+
+/* The policy's verdict on an IPv4 or IPv6 address. */
+static int inet_check(const char *name, enum net_use use, int fd,
+		      const struct sockaddr_storage *ss, socklen_t len)
+{
+	const struct policy *p = &shim.policy;
+	struct net_denial d = { .name = name, .use = use, .addr = ss };
+	unsigned int port = net_port(ss);
+	bool known;
+
+	if (p->net == NET_ON || !addr_len_ok(ss, len))
+		return 0;
+	d.tcp = net_is_tcp(fd, &known);
+	if (!known)
+		return 0;
+	if (p->net == NET_OFF)
+		d.why = NET_WHY_OFF;
+	else if (!d.tcp)
+		d.why = NET_WHY_NOT_TCP;
+	else if (policy_tcp_allowed(p, use == NET_USE_BIND, port))
+		return 0;
+	else
+		d.why = NET_WHY_PORT;
+	report_net_denial(&d);
+	return shim.extra.learn ? 0 : EACCES; /* learning: recorded */
+}
+
+/* A UNIX socket path: W to reach it, W to create it (bind). */
+static struct op unix_op(const char *name, enum net_use use, const char *path)
+{
+	return OP(name, RIGHT_W, AT_FDCWD, path,
+		  use == NET_USE_BIND ? PATH_NOFOLLOW : 0);
+}
+
+static int check(const char *name, enum net_use use, int fd,
+		 const struct sockaddr *sa, socklen_t len)
+{
+	struct sockaddr_storage ss;
+	char path[SUN_PATH_MAX + 1];
+	struct op op;
+
+	if (!copy_addr(sa, len, &ss))
+		return 0;
+	switch (ss.ss_family) {
+	case AF_UNIX:
+		if (!unix_path(&ss, len, path))
+			return 0;
+		op = unix_op(name, use, path);
+		return shim_check(&op);
+	case AF_INET:
+	case AF_INET6:
+		return inet_check(name, use, fd, &ss, len);
+	default:
+		return 0; /* netlink, packet, vsock: the kernel layer's */
+	}
+}
+
+int net_decide(const char *name, enum net_use use, int fd,
+	       const struct sockaddr *sa, socklen_t len)
+{
+	int ret;
+
+	if (!shim_is_ready())
+		shim_init();
+	if (!shim.active || !sa || !guard_enter())
+		return 0;
+	ret = check(name, use, fd, sa, len);
+	guard_leave();
+	return ret;
+}
+
+void net_failed(const char *name, enum net_use use, const struct sockaddr *sa,
+		socklen_t len, int err)
+{
+	struct sockaddr_storage ss;
+	char path[SUN_PATH_MAX + 1];
+	struct op op;
+
+	if (!shim.active || !copy_addr(sa, len, &ss) ||
+	    ss.ss_family != AF_UNIX || !unix_path(&ss, len, path))
+		return;
+	op = unix_op(name, use, path);
+	hook_failed(&op, err);
+	errno = err;
+}
