@@ -175,12 +175,16 @@ unit: $(UNIT_BINS)
 integration: $(B)/cordon $(B)/libcordon.so $(HELPER_BINS)
 	tests/integration/run.sh $(B)
 
+# Absolute corpus paths: a target may chdir (fuzz_path works in a
+# fixture tree); a fuzzer that fails fails the target.
 fuzz: $(FUZZ_BINS)
 	@set -e; for f in $(FUZZ_BINS); do \
 		n=$$(basename $$f); mkdir -p $(B)/corpus/$$n; \
 		echo "== $$n ($(FUZZ_SECONDS) s)"; \
 		$$f -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
-			$(B)/corpus/$$n tests/fuzz/corpus/$$n 2>&1 | tail -2; \
+			$(abspath $(B))/corpus/$$n $(CURDIR)/tests/fuzz/corpus/$$n \
+			> $(B)/fuzz/$$n.log 2>&1 || { tail -20 $(B)/fuzz/$$n.log; exit 1; }; \
+		tail -2 $(B)/fuzz/$$n.log; \
 	done
 
 check: check-banned check-format all

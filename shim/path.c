@@ -391,6 +391,31 @@ int path_resolve(int dirfd, const char *path, int flags, char out[PATH_BUF])
  * Return: 0, -EINVAL when @in is not absolute, -EFAULT when it is NULL,
  * -ENAMETOOLONG when it does not fit in PATH_BUF.
  */
+/* True when @s (absolute) is normal already: no "//", no "." or ".."
+ * component, no trailing slash but for "/" itself; its length in @len.
+ * Most paths programs pass are: one scan, and no rewriting. */
+static bool is_normal(const char *s, size_t *len)
+{
+	size_t i;
+
+	if (s[1] == '\0') { /* "/" itself */
+		*len = 1;
+		return true;
+	}
+	for (i = 0; s[i] && i < PATH_BUF; i++) {
+		const char *c = s + i + 1; /* the component after a slash */
+
+		if (s[i] != '/')
+			continue;
+		if (c[0] == '\0' || c[0] == '/' ||
+		    (c[0] == '.' && (c[1] == '/' || !c[1])) ||
+		    (c[0] == '.' && c[1] == '.' && (c[2] == '/' || !c[2])))
+			return false;
+	}
+	*len = i;
+	return i < PATH_BUF;
+}
+
 int path_normalize(const char *in, char out[PATH_BUF])
 {
 	size_t i = 0, o = 0, len;
@@ -399,6 +424,11 @@ int path_normalize(const char *in, char out[PATH_BUF])
 		return -EFAULT;
 	if (in[0] != '/')
 		return -EINVAL;
+	if (is_normal(in, &len)) {
+		if (out != in)
+			memmove(out, in, len + 1);
+		return 0;
+	}
 	if (strnlen(in, PATH_BUF) == PATH_BUF)
 		return -ENAMETOOLONG;
 	/* Writes stay behind reads (o <= i), so @in may be @out. */

@@ -15,10 +15,15 @@
 
 bool path_is_within(const char *path, const char *root)
 {
-	size_t n = strlen(root);
+	size_t n;
 
-	if (n == 1 && root[0] == '/')
+	if (root[0] == '/' && root[1] == '\0')
 		return path[0] == '/';
+	/* most roots differ at once: no strlen for them (every hook asks
+	 * this of every root) */
+	if (path[0] != root[0] || path[1] != root[1])
+		return false;
+	n = strlen(root);
 	if (strncmp(path, root, n) != 0)
 		return false;
 	return path[n] == '\0' || path[n] == '/';

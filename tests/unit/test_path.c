@@ -720,6 +720,14 @@ Test(normalize, lexical)
 	norm_ok("/a/b/c/../../d/./e/..", "/a/d");
 	/* Lexical: a symlink is not looked at. */
 	norm_ok("/proc/self/cwd/..", "/proc/self");
+	/* Normal already (one scan, copied as is), and its near misses. */
+	norm_ok("/a/b/c", "/a/b/c");
+	norm_ok("/.a/..b/c.d/...", "/.a/..b/c.d/...");
+	norm_ok("/a/b/.", "/a/b");
+	norm_ok("/a/b/..", "/a");
+	norm_ok("/a./", "/a.");
+	norm_ok("/a/./", "/a");
+	norm_ok("/a/..//b", "/b");
 }
 
 Test(normalize, errors)
