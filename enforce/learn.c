@@ -30,6 +30,7 @@
 #include "learn.h"
 #include "path.h"
 #include "roots.h"
+#include "strbuf.h"
 
 #define LEARN_MAX 512
 
@@ -135,6 +136,14 @@ static bool cache_of(const char *path, const char *home, char out[PATH_BUF])
 	return true;
 }
 
+/* @n's own path, in @out (it fits: both are PATH_BUF). */
+static void own(const struct need *n, char out[PATH_BUF])
+{
+	struct strbuf sb = STRBUF(out, PATH_BUF);
+
+	sb_puts(&sb, n->path);
+}
+
 /* Where the grant for @n goes, in @out. */
 static void fold(const struct need *n, const char *home, char out[PATH_BUF])
 {
@@ -147,11 +156,11 @@ static void fold(const struct need *n, const char *home, char out[PATH_BUF])
 		 * where it was made, which exists again at the next run */
 		parent(n->path, out);
 	} else {
-		snprintf(out, PATH_BUF, "%s", n->path);
+		own(n, out);
 	}
 	/* never the whole filesystem nor the whole home */
 	if (strcmp(out, "/") == 0 || (home && strcmp(out, home) == 0))
-		snprintf(out, PATH_BUF, "%s", n->path);
+		own(n, out);
 }
 
 static bool leads_to_another(const struct need *n)

@@ -258,7 +258,7 @@ static int run(struct cli *c)
 	struct feature_set fs = { .n = 0 };
 	static struct supervisor sup;
 	char err[512 + PATH_BUF];
-	char **envp;
+	static char **envp; /* lives until exit: the supervisor holds it */
 	size_t cap;
 	int kernel;
 

@@ -49,8 +49,13 @@ done
 if [ -n "$need" ]; then
 	[ "$(id -u)" = 0 ] || die "missing:$need (install them, or run as root)"
 	echo "bench: installing$need"
+	# a fresh machine may have no package lists yet
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need \
-		>/dev/null || die "apt-get install$need failed"
+		>/dev/null 2>&1 ||
+		{ apt-get update -qq >/dev/null &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+				$need >/dev/null; } ||
+		die "apt-get install$need failed"
 fi
 
 "$ROOT/scripts/fetch-sources.sh" "$B/sources" >/dev/null ||
