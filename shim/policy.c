@@ -80,10 +80,13 @@ unsigned int policy_rights(const struct policy *p, const char *path)
 
 bool policy_is_visible(const struct policy *p, const char *path)
 {
+	/* most paths asked about lie inside a root: that answer first */
+	if (policy_rights(p, path) != 0)
+		return true;
 	for (size_t i = 0; i < p->nroots; i++)
 		if (path_is_within(p->roots[i].path, path))
 			return true;
-	return policy_rights(p, path) != 0;
+	return false;
 }
 
 int policy_add_root(struct policy *p, const char *path, unsigned int rights,

@@ -95,6 +95,15 @@ spec() {
 	} >"$f"
 }
 
+# The per-process and per-call workloads run pinned to one CPU: the
+# two vCPUs of these machines differ by a third in speed, and a median
+# of runs that landed on either is noise.  The build uses every CPU.
+PIN=""
+if command -v taskset >/dev/null && [ "$(nproc)" -gt 1 ]; then
+	cpu=$(taskset -cp $$ | sed 's/.*: *//; s/[-,].*//')
+	PIN="taskset -c $cpu"
+fi
+
 RAW=$OUT/raw.csv
 : >"$RAW"
 cd "$WS"
@@ -102,18 +111,18 @@ t0=$(date +%s)
 
 echo "bench: startup ($R_START rounds x $N_START runs)"
 spec /bin/true "$B/bench/startup.spec" floor
-"$B/bench/brun" -r "$R_START" -n "$N_START" -w 3 "$B/bench/startup.spec" \
+$PIN "$B/bench/brun" -r "$R_START" -n "$N_START" -w 3 "$B/bench/startup.spec" \
 	startup >>"$RAW"
 
 echo "bench: exec-heavy ($LOOP processes, $R_EXEC rounds)"
 spec "/bin/sh|-c|i=0; while [ \$i -lt $LOOP ]; do /bin/true; i=\$((i+1)); done" \
 	"$B/bench/exec.spec" floor
-"$B/bench/brun" -r "$R_EXEC" -w 1 "$B/bench/exec.spec" exec >>"$RAW"
+$PIN "$B/bench/brun" -r "$R_EXEC" -w 1 "$B/bench/exec.spec" exec >>"$RAW"
 
 for op in open stat; do
 	echo "bench: $op ($OPS calls, $R_OPS rounds)"
 	spec "$WS/openstat|$op|$DEEP|$OPS" "$B/bench/$op.spec"
-	"$B/bench/brun" -m -r "$R_OPS" -w 0 "$B/bench/$op.spec" "$op" >>"$RAW"
+	$PIN "$B/bench/brun" -m -r "$R_OPS" -w 0 "$B/bench/$op.spec" "$op" >>"$RAW"
 done
 
 echo "bench: zlib build ($R_BUILD rounds)"
@@ -252,7 +261,7 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo "- machine: $cpu, $(nproc) cores, $mem; $(. /etc/os-release && echo "$PRETTY_NAME")"
 	echo "- kernel: Linux $(uname -r), Landlock ABI $("$CORDON" probe --json 2>/dev/null | sed -n 's/.*"landlock_abi": *\([0-9]*\).*/\1/p' | head -1)"
 	echo "- cordon $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown); $(bwrap --version); $(firejail --version | head -1); $(hyperfine --version); $(gcc --version | head -1); zlib $(basename "$ZSRC")"
-	echo "- runs per configuration: startup $(runs startup), exec-heavy $(runs exec), open $(runs open) x $OPS calls, stat $(runs stat) x $OPS calls, zlib build $(runs build); every workload interleaved across configurations (scripts/bench/brun.c)"
+	echo "- runs per configuration: startup $(runs startup), exec-heavy $(runs exec), open $(runs open) x $OPS calls, stat $(runs stat) x $OPS calls, zlib build $(runs build); every workload interleaved across configurations (scripts/bench/brun.c); startup, exec-heavy, open and stat pinned to one CPU (${PIN:-not pinned}), the build on all"
 	echo
 	echo "Medians, and the ratio to bare of the same run:"
 	echo
