@@ -197,13 +197,20 @@ static void __attribute__((noreturn)) relay(pid_t child)
 
 /* ---- the mounts ---- */
 
-static int mount_attr(const char *path, unsigned long long set,
-		      unsigned long long clr)
+static int set_attr(const char *path, unsigned int flags,
+		    unsigned long long set, unsigned long long clr)
 {
 	struct mount_attr a = { .attr_set = set, .attr_clr = clr };
 
-	return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, AT_RECURSIVE, &a,
+	return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, flags, &a,
 			    sizeof(a));
+}
+
+/* @set and @clr on the mount at @path and every mount below it. */
+static int mount_attr(const char *path, unsigned long long set,
+		      unsigned long long clr)
+{
+	return set_attr(path, AT_RECURSIVE, set, clr);
 }
 
 static bool under_proc(const char *path)
@@ -390,15 +397,10 @@ static int mask_sockets(const struct policy *p, const char *keep)
  * leaving a bit the host locked. */
 static int clear_one(const char *path, unsigned long long clr)
 {
-	for (unsigned long long bit = 1; bit <= clr; bit <<= 1) {
-		struct mount_attr a = { .attr_clr = bit };
-
-		if ((clr & bit) &&
-		    syscall(SYS_mount_setattr, AT_FDCWD, path, 0, &a,
-			    sizeof(a)) < 0 &&
+	for (unsigned long long bit = 1; bit <= clr; bit <<= 1)
+		if ((clr & bit) && set_attr(path, 0, 0, bit) < 0 &&
 		    errno != EPERM && errno != ENOENT)
 			return -1;
-	}
 	return 0;
 }
 
