@@ -195,17 +195,19 @@ static char *no_real(void)
 	}
 
 /* stat() itself, and stat64() (the same struct on x86_64): answered by
- * the check's own lookup when it made one (shim_stat_take). */
+ * the check's own lookup when it made one (shim_stat_into). */
 #define FOLLOW_STAT_HOOK(name, type)                                           \
 	SHIM_API int name(const char *path, type *st)                          \
 	{                                                                      \
 		struct op op = OP(#name, 0, AT_FDCWD, path, 0);                \
 		int saved = errno;                                             \
-		shim_stat_forget();                                            \
-		if (refused(&op, 0))                                           \
+		shim_stat_into((struct stat *)st);                             \
+		if (refused(&op, 0)) {                                         \
+			shim_stat_done();                                      \
 			return -1;                                             \
+		}                                                              \
 		errno = saved;                                                 \
-		if (shim_stat_take((struct stat *)st))                         \
+		if (shim_stat_done())                                          \
 			return 0;                                              \
 		if (!real_##name)                                              \
 			return (int)syscall(SYS_newfstatat, AT_FDCWD, path,    \

@@ -29,30 +29,37 @@ bool path_is_within(const char *path, const char *root)
 	return path[n] == '\0' || path[n] == '/';
 }
 
-static bool covers(const struct root *r, const char *path)
+/*
+ * Does @r cover @path?  With @child, @path is a directory and the
+ * question is about any entry directly inside it, when no root lies
+ * below @path: the directory roots at or above @path cover it.
+ */
+static bool covers(const struct root *r, const char *path, bool child)
 {
 	/* A file root covers that file only, as in Landlock. */
 	if (!r->is_dir)
-		return strcmp(path, r->path) == 0;
+		return !child && strcmp(path, r->path) == 0;
 	return path_is_within(path, r->path);
 }
 
 /* Does a --read/--write/--exec root at or below the protected @prot
  * cover @path?  Then its rights are what the user asked for there. */
 static bool lifted(const struct policy *p, const struct root *prot,
-		   const char *path)
+		   const char *path, bool child)
 {
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
 		if (r->origin == ORIGIN_USER &&
-		    path_is_within(r->path, prot->path) && covers(r, path))
+		    path_is_within(r->path, prot->path) &&
+		    covers(r, path, child))
 			return true;
 	}
 	return false;
 }
 
-unsigned int policy_rights(const struct policy *p, const char *path)
+static unsigned int rights_of(const struct policy *p, const char *path,
+			      bool child)
 {
 	unsigned int rights = 0, kept = RIGHT_ALL;
 	bool protected = false;
@@ -60,7 +67,7 @@ unsigned int policy_rights(const struct policy *p, const char *path)
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
-		if (covers(r, path)) {
+		if (covers(r, path, child)) {
 			rights |= r->rights;
 			protected |= r->origin == ORIGIN_PROTECTED;
 		}
@@ -71,11 +78,30 @@ unsigned int policy_rights(const struct policy *p, const char *path)
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
-		if (r->origin == ORIGIN_PROTECTED && covers(r, path) &&
-		    !lifted(p, r, path))
+		if (r->origin == ORIGIN_PROTECTED && covers(r, path, child) &&
+		    !lifted(p, r, path, child))
 			kept &= r->rights;
 	}
 	return rights & kept;
+}
+
+unsigned int policy_rights(const struct policy *p, const char *path)
+{
+	return rights_of(p, path, false);
+}
+
+bool policy_child_rights(const struct policy *p, const char *dir,
+			 unsigned int *rights)
+{
+	for (size_t i = 0; i < p->nroots; i++) {
+		const char *r = p->roots[i].path;
+
+		/* a root strictly below @dir: its entries differ */
+		if (path_is_within(r, dir) && strcmp(r, dir) != 0)
+			return false;
+	}
+	*rights = rights_of(p, dir, true);
+	return true;
 }
 
 bool policy_is_visible(const struct policy *p, const char *path)

@@ -100,6 +100,17 @@ unsigned int policy_rights(const struct policy *p, const char *path);
 bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port);
 
 /**
+ * policy_child_rights - the rights of every entry directly inside the
+ * directory @dir (absolute, canonical), in *@rights, when no root lies
+ * strictly below @dir: then they are all alike, and an entry that has
+ * none is not on the way to a root either.  False, and *@rights
+ * untouched, when some root lies below (ask policy_rights() of each).
+ * Async-signal-safe; allocates nothing.
+ */
+bool policy_child_rights(const struct policy *p, const char *dir,
+			 unsigned int *rights);
+
+/**
  * policy_is_visible - true when @path has some right, or lies on the way
  * to a root (an ancestor of one): a stat there reveals nothing hidden.
  */

@@ -71,13 +71,13 @@ int shim_check(const struct op *op);
 
 /*
  * A stat() that follows links, allowed by the check just made, may be
- * answered with what the check itself looked up (one system call, not
- * two): shim_stat_forget() before the check, then shim_stat_take() fills
- * @st and returns true when the check saw that very file, no symlink.
+ * answered by the check's own lookup (one system call, not two):
+ * shim_stat_into(@st) before the check, then shim_stat_done() is true
+ * when the check filled @st with that very file, no symlink.
  */
 struct stat;
-void shim_stat_forget(void);
-bool shim_stat_take(struct stat *st);
+void shim_stat_into(struct stat *st);
+bool shim_stat_done(void);
 
 /**
  * shim_check_failed - after an allowed call failed with @err: when it is

@@ -442,3 +442,43 @@ for p in sys.argv[1:]:
 	plain python3 -c "$py" "$T/ws/tosecret"
 	assert_stdout_has "^ok tosecret $(stat -c %s "$T/out/secret") "
 }
+
+# The directory seen last answers its entries' stats without a policy
+# walk only where no root lies below it: a secret inside the workspace
+# (a protected root with no rights) stays hidden after stats of its
+# neighbours, and so does what lies in it.  The secret's own name is on
+# the way to a root, as its cover in the mount layer is: seen.
+test_stat_a_secret_beside_a_directory_just_seen_stays_hidden() {
+	echo visible > "$T/ws/file"
+	mkdir -p "$T/ws/vault/in" "$T/ws/open"
+	echo s3cr3t > "$T/ws/vault/key"
+	echo s3cr3t > "$T/ws/vault/in/key"
+	echo fine > "$T/ws/open/key"
+	local py='import os, sys
+for p in sys.argv[1:]:
+    try:
+        os.stat(p); print("ok", p[len(sys.argv[1]) - 4:])
+    except OSError as e:
+        print("fail", p[len(sys.argv[1]) - 4:], e.errno)'
+	local pol="$(shim_policy)|root=,d,p,$T/ws/vault"
+	CORDON_POLICY=$pol LD_PRELOAD="$HELPERS/libcordon.so" python3 -c "$py" \
+		"$T/ws/file" "$T/ws/open/key" "$T/ws/vault/key" \
+		"$T/ws/file" "$T/ws/vault/key" "$T/ws/vault/in/key" \
+		"$T/ws/open/key" "$T/ws/vault/in/key" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 0
+	[ "$(grep -c '^ok file$' "$T/stdout")" = 2 ] || { show; fail "file"; }
+	[ "$(grep -c '^ok open/key$' "$T/stdout")" = 2 ] ||
+		{ show; fail "open/key"; }
+	[ "$(grep -c '^fail vault/key 13$' "$T/stdout")" = 2 ] ||
+		{ show; fail "vault/key twice"; }
+	[ "$(grep -c '^fail vault/in/key 13$' "$T/stdout")" = 2 ] ||
+		{ show; fail "vault/in/key twice"; }
+	# twin: the same policy without the protected root sees them all
+	CORDON_POLICY=$(shim_policy) LD_PRELOAD="$HELPERS/libcordon.so" \
+		python3 -c "$py" "$T/ws/file" "$T/ws/vault/key" \
+		"$T/ws/vault/in/key" > "$T/stdout" 2> "$T/stderr"
+	assert_stdout_has "^ok vault/key$"
+	assert_stdout_has "^ok vault/in/key$"
+}

@@ -94,3 +94,62 @@ Test(policy, tcp_ports)
 	cr_assert(policy_tcp_allowed(&p, false, 80));
 	cr_assert(policy_tcp_allowed(&p, true, 1));
 }
+
+/* A workspace with the shapes the launcher makes: a protected hook
+ * directory lifted by a user root, a hidden secret, a file root. */
+static void workspace_policy(void)
+{
+	policy_add_root(&p, "/", RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, true);
+	policy_add_root(&p, "/w", RIGHT_ALL, ORIGIN_DEFAULT, true);
+	policy_add_root(&p, "/w/.git/hooks", RIGHT_R, ORIGIN_PROTECTED, true);
+	policy_add_root(&p, "/w/.git/hooks/ok", RIGHT_W, ORIGIN_USER, true);
+	policy_add_root(&p, "/home/u/.ssh", 0, ORIGIN_PROTECTED, true);
+	policy_add_root(&p, "/dev/null", RIGHT_R | RIGHT_W, ORIGIN_DEFAULT,
+			false);
+}
+
+Test(policy, child_rights_are_those_of_every_entry_of_the_dir)
+{
+	static const char *const dirs[] = {
+		"/w/src",	 "/w/.git/hooks/ok", "/w/.git/hooks/ok/d",
+		"/home/u/.ssh",	 "/home/u/.ssh/d",   "/dev/null",
+		"/usr/lib/x",
+	};
+	static const char *const names[] = { "x", "main.c", ".hidden" };
+	char child[256];
+
+	workspace_policy();
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		unsigned int rights = 0xff;
+
+		cr_assert(policy_child_rights(&p, dirs[i], &rights), "%s",
+			  dirs[i]);
+		for (size_t j = 0; j < sizeof(names) / sizeof(names[0]); j++) {
+			snprintf(child, sizeof(child), "%s/%s", dirs[i],
+				 names[j]);
+			cr_assert_eq(rights, policy_rights(&p, child), "%s",
+				     child);
+			cr_assert_eq(rights != 0, policy_is_visible(&p, child),
+				     "%s", child);
+		}
+	}
+}
+
+Test(policy, child_rights_are_not_given_where_a_root_lies_below)
+{
+	static const char *const dirs[] = { "/", "/w", "/w/.git",
+					     "/w/.git/hooks", "/home", "/dev" };
+	unsigned int rights = 0x55;
+
+	workspace_policy();
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		cr_assert(!policy_child_rights(&p, dirs[i], &rights), "%s",
+			  dirs[i]);
+		cr_assert_eq(rights, 0x55, "untouched");
+	}
+	/* the twin: with the only root at the top, "/" is alike below */
+	fini();
+	policy_add_root(&p, "/", RIGHT_R, ORIGIN_DEFAULT, true);
+	cr_assert(policy_child_rights(&p, "/", &rights));
+	cr_assert_eq(rights, RIGHT_R);
+}
