@@ -12,6 +12,7 @@
  */
 #include <cap-ng.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "caps.h"
 
@@ -31,6 +32,9 @@ void caps_features(struct feature_set *s)
 
 int caps_drop(char *err, size_t errlen)
 {
+	/* libcap-ng keeps the pid it started in, forgotten by its fork
+	 * handler; ns_fork()'s clone runs no fork handler */
+	capng_setpid(getpid());
 	capng_get_caps_process();
 	/* Without a permitted capability nothing can be regained (the
 	 * bounding set then only limits what no_new_privs already

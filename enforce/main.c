@@ -220,18 +220,18 @@ static int run_supervised(struct cli *c, char **envp,
 			  const struct feature_set *fs, int kernel,
 			  struct supervisor *sup)
 {
+	bool learning = c->cmd == CMD_LEARN;
 	pid_t pid;
 	int status;
 
 	fflush(NULL);
-	pid = fork();
+	pid = platform_fork(fs, learning);
 	if (pid < 0) {
-		fprintf(stderr, "cordon: cannot fork: %s\n", strerror(errno));
+		fprintf(stderr, "cordon: cannot start the command: %s\n",
+			strerror(errno));
 		return EXIT_CORDON;
 	}
 	if (pid == 0) {
-		bool learning = c->cmd == CMD_LEARN;
-
 		if (enforce(learning ? learning_policy(&c->policy) : &c->policy,
 			    fs, kernel, sup->sockpath, learning))
 			_exit(EXIT_CORDON);

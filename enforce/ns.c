@@ -158,25 +158,45 @@ static int map_ids(uid_t uid, gid_t gid)
 
 static volatile pid_t relay_to;
 
+/* Before there is a command to forward to, a signal stops the start,
+ * as it would stop a process that is no init. */
 static void forward(int sig)
 {
 	if (relay_to > 0)
 		kill(relay_to, sig);
+	else
+		_exit(128 + sig);
+}
+
+/* An init only gets the signals it has a handler for. */
+static void catch_signals(void)
+{
+	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = forward };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &sa, NULL);
+}
+
+/* Is this process pid 1 of the command's namespace (ns_enter() made
+ * it so)?  Then it outlives the command: see ns_relay(). */
+static bool is_init;
+
+bool ns_is_init(void)
+{
+	return is_init;
 }
 
 /* Wait for @child (reaping any other child on the way, as an init
  * must) and leave with its status. */
-static void __attribute__((noreturn)) relay(pid_t child)
+void ns_relay(pid_t child)
 {
-	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
-	struct sigaction sa = { .sa_handler = forward };
 	int st;
 	pid_t w;
 
 	relay_to = child;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
-		sigaction(forwarded[i], &sa, NULL);
+	catch_signals();
 	/* the terminal sends these to the command's group, which holds
 	 * the command itself */
 	signal(SIGINT, SIG_IGN);
@@ -581,13 +601,39 @@ fail:
 	return -1;
 }
 
-int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
+/* Set in ns_fork()'s child: born in the namespaces, as pid 1, with the
+ * ids it had outside (inside a new user namespace they read 65534 until
+ * they are mapped). */
+static bool born_inside;
+static uid_t outer_uid;
+static gid_t outer_gid;
+
+pid_t ns_fork(void)
 {
-	uid_t uid = geteuid();
-	gid_t gid = getegid();
 	pid_t pid;
 
-	if (unshare(ns_flags()) < 0) {
+	outer_uid = geteuid();
+	outer_gid = getegid();
+	fflush(NULL);
+	/* fork() straight into the namespaces (the same stack, a copy of
+	 * the memory): no process in between to relay the exit status,
+	 * one fork fewer at every start.  The raw system call runs no
+	 * pthread_atfork handler: the one library here that has one,
+	 * libcap-ng, is told its new pid (caps_drop). */
+	pid = (pid_t)syscall(SYS_clone, SIGCHLD | ns_flags(), NULL, NULL, NULL,
+			     NULL);
+	if (pid == 0)
+		born_inside = true;
+	return pid;
+}
+
+int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
+{
+	uid_t uid = born_inside ? outer_uid : geteuid();
+	gid_t gid = born_inside ? outer_gid : getegid();
+	pid_t pid;
+
+	if (!born_inside && unshare(ns_flags()) < 0) {
 		snprintf(err, errlen, "cannot make the namespaces: %s",
 			 strerror(errno));
 		return -1;
@@ -598,25 +644,25 @@ int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
 			 strerror(errno));
 		return -1;
 	}
-	fflush(NULL);
-	pid = fork(); /* the child is pid 1 of the new namespace */
-	if (pid < 0) {
-		snprintf(err, errlen, "cannot fork: %s", strerror(errno));
-		return -1;
+	if (!born_inside) {
+		fflush(NULL);
+		pid = fork(); /* the child is pid 1 of the new namespace */
+		if (pid < 0) {
+			snprintf(err, errlen, "cannot fork: %s",
+				 strerror(errno));
+			return -1;
+		}
+		if (pid > 0)
+			ns_relay(pid);
 	}
-	if (pid > 0)
-		relay(pid);
+	catch_signals();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (setup_mounts(p, keep, err, errlen) < 0) {
 		fprintf(stderr, "cordon: %s\n", err);
 		_exit(EXIT_CORDON);
 	}
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "cordon: cannot fork: %s\n", strerror(errno));
-		_exit(EXIT_CORDON);
-	}
-	if (pid > 0)
-		relay(pid);
+	/* The rest of the boundary goes on this process too: the command
+	 * will be its child (spawn_exec), made just before the exec. */
+	is_init = true;
 	return 0;
 }

@@ -6,7 +6,9 @@
 #ifndef CORDON_NS_H
 #define CORDON_NS_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "feature.h"
 #include "policy.h"
@@ -15,22 +17,40 @@
 void ns_features(const struct policy *p, struct feature_set *s);
 
 /**
- * ns_enter - move the calling process's future into new namespaces: a
- * user namespace when not root (the caller's uid and gid mapped to
+ * ns_fork - fork() into new mount and PID namespaces (and a user
+ * namespace for a user): the child is pid 1 there, and its ns_enter()
+ * makes no namespace of its own.
+ * Return: as fork(), -1 with errno when the namespaces cannot be made.
+ */
+pid_t ns_fork(void);
+
+/**
+ * ns_enter - put the calling process into new namespaces: a user
+ * namespace when not root (the caller's uid and gid mapped to
  * themselves), a mount namespace where every mount is read-only and
  * noexec but the roots granting write or execute, the sockets under
  * /run outside the writable roots masked (but @keep, the launcher's
  * report socket, when not NULL), and a PID namespace with its own
- * /proc.  The caller forks twice on the way: it stays behind to relay
- * signals and the exit status, the first child is the namespace's init
- * (it reaps orphans), and only the second child returns from here, to
- * install the rest of the boundary and exec the command.
+ * /proc.  Unless ns_fork() made it, the caller forks on the way and
+ * stays behind to relay signals and the exit status.  The process that
+ * returns is pid 1 of the new namespace (ns_is_init()): it installs the
+ * rest of the boundary, then forks the command and relays for it
+ * (spawn_exec, ns_relay).
  *
- * Return: 0 in the command's process; -1 with @err set when a
- * namespace cannot be set up (nothing has run).  The processes left
- * behind never return.
+ * Return: 0 in pid 1; -1 with @err set when a namespace cannot be made
+ * (nothing has run).  The process left behind never returns.
  */
 int ns_enter(const struct policy *p, const char *keep, char *err,
 	     size_t errlen);
+
+/* True in pid 1 of the command's namespace, made by ns_enter(): it
+ * must outlive the command, its child, and leave with its status. */
+bool ns_is_init(void);
+
+/**
+ * ns_relay - in pid 1: forward signals to @child, reap every child, and
+ * _exit() with @child's status (128 + the signal that killed it).
+ */
+void ns_relay(pid_t child) __attribute__((noreturn));
 
 #endif

@@ -13,6 +13,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "feature.h"
 #include "path.h"
@@ -38,6 +39,23 @@ int platform_features(const struct policy *p, struct feature_set *s);
 int platform_enforce(const struct policy *p, const struct feature_set *s,
 		     int state, const char *keep, bool learning, char *err,
 		     size_t errlen);
+
+/**
+ * platform_fork - fork() the process that will call platform_enforce()
+ * with the same @s and @learning, made the cheapest way the platform
+ * has (on Linux: born in its namespaces already).
+ * Return: as fork().
+ */
+pid_t platform_fork(const struct feature_set *s, bool learning);
+
+/**
+ * platform_stays - true when the process platform_enforce() left must
+ * outlive the command (on Linux: pid 1 of the command's PID namespace).
+ * spawn_exec() then runs the command as its child, and
+ * platform_relay() waits for it and leaves with its status.
+ */
+bool platform_stays(void);
+void platform_relay(pid_t child) __attribute__((noreturn));
 
 /* "Linux 6.1.0, Landlock ABI 2", "macOS 14.5, Seatbelt": the host, for
  * the refusal and --best-effort lines. */

@@ -29,12 +29,34 @@ int platform_features(const struct policy *p, struct feature_set *s)
 	return abi;
 }
 
+/* The namespaces narrow what learning must see: not while learning. */
+static bool wants_namespaces(const struct feature_set *s, bool learning)
+{
+	return feature_layer_ok(s, "mount") && !learning;
+}
+
+pid_t platform_fork(const struct feature_set *s, bool learning)
+{
+	if (wants_namespaces(s, learning))
+		return ns_fork();
+	return fork();
+}
+
+bool platform_stays(void)
+{
+	return ns_is_init();
+}
+
+void platform_relay(pid_t child)
+{
+	ns_relay(child);
+}
+
 int platform_enforce(const struct policy *p, const struct feature_set *s,
 		     int abi, const char *keep, bool learning, char *err,
 		     size_t errlen)
 {
-	/* the namespaces narrow what learning must see: not while learning */
-	bool namespaces = feature_layer_ok(s, "mount") && !learning;
+	bool namespaces = wants_namespaces(s, learning);
 	int ret = 0;
 
 	if (namespaces)

@@ -171,6 +171,15 @@ static int sandbox_self(struct ctx *c, const struct feature_set *fs)
 	    sysfilter_apply(&c->policy, feature_layer_ok(fs, "pid"), err,
 			    sizeof(err)))
 		return -1;
+	/* as a command is run: the child of the namespace's pid 1 */
+	if (ns_is_init()) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return -1;
+		if (pid > 0)
+			ns_relay(pid);
+	}
 	return 0;
 }
 

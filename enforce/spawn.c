@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "path.h"
+#include "platform.h"
 #include "spawn.h"
 
 /* Find @cmd the way execvp(3) would, for the message only. */
@@ -56,23 +58,54 @@ static void explain_denied(const char *cmd, const struct policy *p)
 	fprintf(stderr, "; allow with --exec %s\n", where);
 }
 
-int spawn_exec(char **argv, char **envp, const struct policy *p)
+/* The status and the line for an exec of @cmd that failed with @err. */
+static int exec_failed(const char *cmd, int err, const struct policy *p)
 {
-	int err;
-
-	environ = envp; /* execvp searches the PATH the command will see */
-	execvp(argv[0], argv);
-	err = errno;
 	if (err == ENOENT) {
-		fprintf(stderr, "cordon: '%s': %s\n", argv[0],
-			strchr(argv[0], '/') ? "No such file or directory"
-					     : "command not found");
+		fprintf(stderr, "cordon: '%s': %s\n", cmd,
+			strchr(cmd, '/') ? "No such file or directory"
+					 : "command not found");
 		return EXIT_NOT_FOUND;
 	}
 	if (err == EACCES)
-		explain_denied(argv[0], p);
+		explain_denied(cmd, p);
 	else
-		fprintf(stderr, "cordon: cannot execute '%s': %s\n", argv[0],
+		fprintf(stderr, "cordon: cannot execute '%s': %s\n", cmd,
 			strerror(err));
 	return EXIT_CANNOT_RUN;
+}
+
+/* Set by the vfork child, whose memory is this process's. */
+static volatile int child_errno;
+
+int spawn_exec(char **argv, char **envp, const struct policy *p)
+{
+	pid_t pid;
+
+	environ = envp; /* execvp searches the PATH the command will see */
+	if (!platform_stays()) {
+		execvp(argv[0], argv);
+		return exec_failed(argv[0], errno, p);
+	}
+	/* This process stays (pid 1 of the command's namespace): the
+	 * command is its child, made by vfork, which copies nothing (a
+	 * fork copies the page tables and then every page either writes):
+	 * the child only execs, or says why it could not. */
+	child_errno = 0;
+	pid = vfork();
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		child_errno = errno;
+		_exit(EXIT_CANNOT_RUN);
+	}
+	if (pid < 0) {
+		fprintf(stderr, "cordon: cannot fork: %s\n", strerror(errno));
+		return EXIT_CORDON;
+	}
+	if (child_errno) {
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		return exec_failed(argv[0], child_errno, p);
+	}
+	platform_relay(pid);
 }

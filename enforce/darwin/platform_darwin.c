@@ -21,9 +21,11 @@
 #include <string.h>
 #include <stdint.h>
 #include <sys/sysctl.h>
+#include <unistd.h>
 
 #include "darwin.h"
 #include "platform.h"
+#include "spawn.h"
 
 /* The kernel's state, as platform_features() returns it. */
 #define SEATBELT 1
@@ -97,6 +99,26 @@ static int apply(const char *profile, char *err, size_t errlen)
 	return -EPERM;
 }
 #pragma clang diagnostic pop
+
+/* Seatbelt leaves no process behind: the launcher's child execs. */
+bool platform_stays(void)
+{
+	return false;
+}
+
+void platform_relay(pid_t child)
+{
+	(void)child;
+	_exit(EXIT_CORDON); /* never called: nothing stays */
+}
+
+/* Seatbelt needs nothing made before sandbox_init(): a plain fork. */
+pid_t platform_fork(const struct feature_set *s, bool learning)
+{
+	(void)s;
+	(void)learning;
+	return fork();
+}
 
 /*
  * Nothing less than the profile, or nothing: sandbox_init() applies
