@@ -178,8 +178,7 @@ void exec_env_note_unshimmed(const struct op *op)
 		return;
 	rec.name = "exec-unshimmed";
 	rec.verdict = "note";
-	if (path_resolve(op->dirfd, op->path, op->pflags, resolved) != 0)
-		resolved[0] = '\0';
+	resolved[0] = '\0';
 	why = exec_env_why_unshimmed(op, resolved, rule, sizeof(rule));
 	if (why)
 		audit_record(&rec, resolved[0] ? resolved : op->path, why,

@@ -104,15 +104,16 @@ bool exec_env_shebang(char *buf, long n);
 void exec_env_note_unshimmed(const struct op *op);
 
 /**
- * exec_env_why_unshimmed - each OS's own: why the file @op runs (at
- * @resolved, "" when it did not resolve) will not have the shim in it,
- * written in @rule (@len bytes) when it must be composed; on Linux a
- * static binary (no PT_INTERP), another ELF class or machine, on macOS
- * a program under System Integrity Protection, or a "#!" script whose
- * interpreter is one of these.
+ * exec_env_why_unshimmed - each OS's own: why the file @op runs will not
+ * have the shim in it, written in @rule (@len bytes) when it must be
+ * composed; on Linux a static binary (no PT_INTERP), another ELF class
+ * or machine, on macOS a program under System Integrity Protection, or
+ * a "#!" script whose interpreter is one of these.  The file's resolved
+ * path is left in @resolved when the answer needed it, else "" (Linux
+ * resolves only what it cannot let run: one walk fewer at every exec).
  * Return: the reason, or NULL when the shim will be there.
  */
-const char *exec_env_why_unshimmed(const struct op *op, const char *resolved,
+const char *exec_env_why_unshimmed(const struct op *op, char resolved[PATH_BUF],
 				   char *rule, size_t len);
 
 #endif

@@ -206,10 +206,16 @@ static bool is_loader(const char *resolved)
 	return strncmp(base ? base + 1 : resolved, "ld-linux", 8) == 0;
 }
 
-const char *exec_env_why_unshimmed(const struct op *op, const char *resolved,
+const char *exec_env_why_unshimmed(const struct op *op, char resolved[PATH_BUF],
 				   char *rule, size_t len)
 {
-	if (is_loader(resolved))
-		return NULL;
-	return why_unshimmed(op, rule, len);
+	const char *why = why_unshimmed(op, rule, len);
+
+	/* ld.so itself is static: what it loads has the shim */
+	if (!why ||
+	    path_resolve(op->dirfd, op->path, op->pflags, resolved) != 0) {
+		resolved[0] = '\0';
+		return why;
+	}
+	return is_loader(resolved) ? NULL : why;
 }

@@ -109,16 +109,17 @@ static bool shebang(const char *path, char out[SHEBANG_MAX])
 	return exec_env_shebang(out, n);
 }
 
-const char *exec_env_why_unshimmed(const struct op *op, const char *resolved,
+const char *exec_env_why_unshimmed(const struct op *op, char resolved[PATH_BUF],
 				   char *rule, size_t len)
 {
 	char interp[SHEBANG_MAX];
 
-	(void)op;
 	(void)rule;
 	(void)len;
-	if (!resolved[0])
+	if (path_resolve(op->dirfd, op->path, op->pflags, resolved) != 0) {
+		resolved[0] = '\0';
 		return NULL;
+	}
 	if (is_protected(resolved))
 		return "an Apple binary under System Integrity Protection "
 		       "(SIP): dyld drops DYLD_INSERT_LIBRARIES there and in "

@@ -441,6 +441,16 @@ test_exec_static_binary_is_recorded_as_unshimmed() {
 	assert_status 0
 	[ -z "$(exec_records exec-unshimmed)" ] ||
 		fail "a dynamic program was recorded as unshimmed"
+	# Nor ld.so run as a program (static itself, what it loads has
+	# the shim), through a link of another name
+	local ld
+	ld=$(readlink -f /lib64/ld-linux-x86-64.so.2)
+	[ -x "$ld" ] || skip "no ld-linux-x86-64.so.2"
+	ln -s "$ld" "$T/ws/loader"
+	exec_drive shim_run run execve "$T/ws/loader" /bin/true
+	assert_status 0
+	[ -z "$(exec_records exec-unshimmed)" ] ||
+		{ show; fail "ld.so was recorded as unshimmed"; }
 }
 
 test_exec_setuid_keeps_the_shim_under_no_new_privs() {
