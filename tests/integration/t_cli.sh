@@ -14,6 +14,42 @@ test_exit_status_for_a_signal() {
 	assert_status 143
 }
 
+# A signal sent to cordon reaches the command through the namespace's
+# init, and the command's own exit status comes back; with --no-shim,
+# the same through the launcher itself.
+signal_run() { # RUNNER... (a command line ending before the script)
+	rm -f ready term
+	"$@" sh -c 'trap "echo got > term; exit 7" TERM; echo > ready
+		while :; do sleep 0.1; done' > "$T/stdout" 2> "$T/stderr" &
+	local pid=$! i=0
+	while [ ! -e ready ] && [ "$i" -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	[ -e ready ] || { kill -KILL "$pid"; fail "the command never started"; }
+	kill -TERM "$pid"
+	# a signal lost on the way must fail the test, not hang it
+	(sleep 20 && kill -KILL "$pid") > /dev/null 2>&1 &
+	local dog=$!
+	wait "$pid"
+	status=$?
+	kill "$dog" 2> /dev/null
+	wait "$dog" 2> /dev/null
+}
+
+test_signal_to_cordon_reaches_the_command() {
+	signal_run "$CORDON" --
+	assert_status 7
+	[ "$(cat term 2>/dev/null)" = got ] || { show; fail "no trap ran"; }
+	signal_run "$CORDON" --no-shim --
+	assert_status 7
+	[ "$(cat term 2>/dev/null)" = got ] || { show; fail "no trap ran (--no-shim)"; }
+	# the twin: the same script, signalled without cordon
+	signal_run env
+	assert_status 7
+	[ "$(cat term 2>/dev/null)" = got ] || fail "no trap ran unsandboxed"
+}
+
 test_not_found_is_127() {
 	cordon -- no-such-command-xyz
 	assert_status 127
