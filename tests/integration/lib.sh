@@ -30,7 +30,7 @@ plain() {
 }
 
 show() {
-	echo "--- status $status; stdout:"
+	echo "--- status ${status:-none}; stdout:"
 	head -c 2000 "$T/stdout"
 	echo "--- stderr:"
 	head -c 2000 "$T/stderr"
