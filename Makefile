@@ -45,14 +45,22 @@ CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
 LIBS = -Wl,-Bstatic -lseccomp -ljansson -lcap-ng -Wl,-Bdynamic
 
 # The shim: every shim/ file, plus the Landlock layer for standalone use.
-SHIM_SRCS = $(wildcard shim/*.c) enforce/landlock.c enforce/feature.c
+# What every process runs at start-up comes first: init.c's state then
+# starts the .bss, on the page of .data that ld.so touches anyway
+# (shim.h), and the start-up code with the hooks' resolvers shares the
+# first 64 KB of text that one page fault maps (fault-around).
+SHIM_FIRST = shim/init.c shim/real.c shim/snapshot.c shim/strbuf.c \
+	shim/env.c shim/exec_env.c shim/exec_env_linux.c shim/guard.c \
+	$(wildcard shim/hook_*.c)
+SHIM_SRCS = $(SHIM_FIRST) $(filter-out $(SHIM_FIRST),$(wildcard shim/*.c)) \
+	enforce/landlock.c enforce/feature.c
 SHIM_OBJS = $(patsubst %.c,$(B)/pic/%.o,$(SHIM_SRCS))
 SHIM_LIB = $(B)/libcordon.so
 # No fortify or stack-protector imports: they would raise the glibc the
 # shim needs above the 2.2.5 baseline (shim/baseline.h).
 SHIM_CFLAGS = -fPIC -fvisibility=hidden -ftls-model=initial-exec \
 	-U_FORTIFY_SOURCE -fno-stack-protector -include shim/baseline.h
-SHIM_LDFLAGS = -shared -Wl,-z,defs -Wl,-z,initfirst -Wl,-z,now \
+SHIM_LDFLAGS = -shared -nostartfiles -Wl,-z,defs -Wl,-z,initfirst -Wl,-z,now \
 	-Wl,--version-script=shim/shim.map
 EXPORT_LISTS = $(wildcard shim/exports/*.list)
 

@@ -15,6 +15,9 @@
 
 #include "shim.h"
 
+/* Kept out of line: their path buffers stay off the fast path's stack. */
+#define NOINLINE __attribute__((noinline))
+
 /* Resolve @op's path; false when the kernel would fail the call anyway
  * (a missing directory before "..", ELOOP, ...): the real call then
  * fails by itself, with the kernel's own errno. */
@@ -75,7 +78,7 @@ static bool lexical_abs(const struct op *op, char abs[PATH_BUF])
 	return path_normalize(abs, abs) == 0;
 }
 
-static bool allowed_lexically(const struct op *op)
+static NOINLINE bool allowed_lexically(const struct op *op)
 {
 	char abs[PATH_BUF];
 
@@ -101,12 +104,16 @@ static __thread size_t seen_len;
 static __thread bool seen_alike;
 static __thread unsigned int seen_rights;
 
-/* The length of @abs's directory part ("/a/b" for "/a/b/c", "/" for "/c"). */
+/* The length of @abs's directory part ("/a/b" for "/a/b/c", "/" for
+ * "/c"), @slash being its last '/'. */
+static size_t dir_len_at(const char *abs, const char *slash)
+{
+	return slash == abs ? 1 : (size_t)(slash - abs);
+}
+
 static size_t dir_len(const char *abs)
 {
-	const char *slash = strrchr(abs, '/');
-
-	return slash == abs ? 1 : (size_t)(slash - abs);
+	return dir_len_at(abs, strrchr(abs, '/'));
 }
 
 static bool dir_seen(const char *abs, size_t len)
@@ -138,7 +145,7 @@ static int allowed_in_seen(const struct op *op)
 	if (path[0] != '/' || !seen_alike || op->creat)
 		return 0;
 	name = strrchr(path, '/') + 1;
-	len = name - 1 == path ? 1 : (size_t)(name - 1 - path);
+	len = dir_len_at(path, name - 1);
 	/* "dir/", "dir/." and "dir/.." name no entry of dir */
 	if (!name[0] ||
 	    (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))))
@@ -193,7 +200,7 @@ bool shim_stat_done(void)
  * none when the call does not follow it.  A path through a symlink, or
  * that the lookup fails for any reason, takes the full resolution.
  */
-static bool allowed_without_symlinks(const struct op *op)
+static NOINLINE bool allowed_on_plain_way(const struct op *op)
 {
 	bool nofollow = op->pflags & PATH_NOFOLLOW;
 	struct open_how how = {
@@ -201,13 +208,10 @@ static bool allowed_without_symlinks(const struct op *op)
 		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	char abs[PATH_BUF];
-	bool plain_way;
+	bool plain_way = !has_dotdot(op->path);
 	size_t len;
 	long fd;
 
-	if (allowed_in_seen(op))
-		return nofollow || last_is_plain(op->path);
-	plain_way = !has_dotdot(op->path);
 	if (!lexical_abs(op, abs) || !is_allowed(op, abs))
 		return false;
 	len = dir_len(abs);
@@ -223,6 +227,14 @@ static bool allowed_without_symlinks(const struct op *op)
 	return true;
 }
 
+/* The directory seen last first: no path buffer on the stack for it. */
+static bool allowed_without_symlinks(const struct op *op)
+{
+	if (allowed_in_seen(op))
+		return (op->pflags & PATH_NOFOLLOW) || last_is_plain(op->path);
+	return allowed_on_plain_way(op);
+}
+
 /* Reading, running or looking at what is not there fails with the
  * kernel's ENOENT before any rule applies: the real call answers it,
  * and a program probing for an optional file is not told EACCES. */
@@ -231,9 +243,21 @@ static bool absent_anyway(const struct op *op, const char *resolved)
 	return !(op->need & RIGHT_W) && !op->creat && !path_exists(resolved);
 }
 
-int shim_check(const struct op *op)
+/* What the fast paths left: the full resolution, and the report. */
+static NOINLINE int check_resolved(const struct op *op)
 {
 	char resolved[PATH_BUF];
+
+	if (resolve(op, resolved) && !is_allowed(op, resolved) &&
+	    !absent_anyway(op, resolved)) {
+		report_denial(op, resolved, "shim");
+		return shim.extra.learn ? 0 : EACCES; /* learning: recorded */
+	}
+	return 0;
+}
+
+int shim_check(const struct op *op)
+{
 	int saved = errno;
 	int ret = 0;
 
@@ -241,15 +265,9 @@ int shim_check(const struct op *op)
 		return 0;
 	/* Visibility (need 0) and metadata have no kernel rule behind
 	 * them: a symlink in the workspace must not lead the shim out. */
-	if (op->need && !op->shim_only ? allowed_lexically(op)
-				       : allowed_without_symlinks(op))
-		goto out;
-	if (resolve(op, resolved) && !is_allowed(op, resolved) &&
-	    !absent_anyway(op, resolved)) {
-		report_denial(op, resolved, "shim");
-		ret = shim.extra.learn ? 0 : EACCES; /* learning: recorded */
-	}
-out:
+	if (!(op->need && !op->shim_only ? allowed_lexically(op)
+					 : allowed_without_symlinks(op)))
+		ret = check_resolved(op);
 	errno = saved;
 	return ret;
 }

@@ -32,17 +32,21 @@
 #include "shim.h"
 #include "strbuf.h"
 
-/* The shim's file as the loader named it: what a list must name. */
-static char self_path[PATH_BUF];
+/* The shim's file as the loader named it: what a list must name (a
+ * piece of the shim's arena, beside the other load-time values). */
+static const char *self_path = "";
 
 bool exec_env_set_self(const char *name)
 {
-	struct strbuf sb = STRBUF(self_path, sizeof(self_path));
+	char *piece = shim_arena_next();
+	struct strbuf sb = STRBUF(piece, PATH_BUF);
 
 	sb_puts(&sb, name);
 	if (sb.full)
-		self_path[0] = '\0';
-	return self_path[0] != '\0';
+		piece[0] = '\0';
+	shim_arena_cut(piece);
+	self_path = piece;
+	return piece[0] != '\0';
 }
 
 bool exec_env_lists_self(const char *list)
@@ -82,8 +86,9 @@ static char *preload_for(char *entry, char *buf, size_t len)
 
 int exec_env_build(struct exec_env *e, char *const *envp)
 {
-	bool carry_preload = shim.active && shim.preload[0];
-	bool carry_policy = shim.active && shim.snapshot[0];
+	bool loaded = shim_is_ready() && shim.active;
+	bool carry_preload = loaded && shim.preload[0];
+	bool carry_policy = loaded && shim.snapshot[0];
 	bool carry_asan = carry_preload && preload_os.asan;
 	bool preload = false, policy = false, asan = false;
 	/* Room for one more, those appended and the NULL. */

@@ -30,9 +30,12 @@ struct exec_env {
 	char *const *envp;		/* what to pass to exec */
 };
 
-/* Remember which file the shim was loaded from (shim_init, once; each
- * OS's own): exec_env_set_self() with the loader's name for it. */
-void exec_env_init(void);
+/* Remember which file the shim was loaded from (exec_env_set_self()
+ * with the loader's name for it) and keep the loader entry children get
+ * in shim.preload, cut from the arena (shim_init, once, before the
+ * policy; each OS's own).  @envp is the environment the process
+ * started with. */
+void exec_env_init(char **envp);
 
 /* Keep @name as the shim's file.  False when it is empty or too long
  * (then no list is taken to name the shim). */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "exec_env.h"
+#include "preload.h"
 #include "shim.h"
 #include "strbuf.h"
 
@@ -43,10 +44,12 @@ static int find_self(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
-/* libcordon.so as ld.so loaded it: the name an LD_PRELOAD lists. */
-void exec_env_init(void)
+/* libcordon.so as ld.so loaded it (the name an LD_PRELOAD lists), and
+ * LD_PRELOAD as loaded. */
+void exec_env_init(char **envp)
 {
 	dl_iterate_phdr(find_self, (void *)(uintptr_t)&exec_env_init);
+	shim.preload = shim_keep(envp, preload_os.var, SHIM_PRELOAD_MAX);
 }
 
 /*

@@ -30,37 +30,39 @@
 #include "change.h"
 #include "hooks.h"
 
-static int (*real_mkdir)(const char *, mode_t);
-static int (*real_mkdirat)(int, const char *, mode_t);
-static int (*real_unlink)(const char *);
-static int (*real_unlinkat)(int, const char *, int);
-static int (*real_rmdir)(const char *);
-static int (*real_remove)(const char *);
-static int (*real_rename)(const char *, const char *);
-static int (*real_renameat)(int, const char *, int, const char *);
-static int (*real_renameat2)(int, const char *, int, const char *,
-			     unsigned int);
-static int (*real_link)(const char *, const char *);
-static int (*real_linkat)(int, const char *, int, const char *, int);
-static int (*real_symlink)(const char *, const char *);
-static int (*real_symlinkat)(const char *, int, const char *);
-static int (*real_chmod)(const char *, mode_t);
-static int (*real_fchmodat)(int, const char *, mode_t, int);
-static int (*real_lchmod)(const char *, mode_t);
-static int (*real_chown)(const char *, uid_t, gid_t);
-static int (*real_lchown)(const char *, uid_t, gid_t);
-static int (*real_fchownat)(int, const char *, uid_t, gid_t, int);
-static int (*real_utime)(const char *, const struct utimbuf *);
-static int (*real_utimes)(const char *, const struct timeval *);
-static int (*real_lutimes)(const char *, const struct timeval *);
-static int (*real_futimesat)(int, const char *, const struct timeval *);
-static int (*real_utimensat)(int, const char *, const struct timespec *, int);
-static int (*real_setxattr)(const char *, const char *, const void *, size_t,
-			    int);
-static int (*real_lsetxattr)(const char *, const char *, const void *, size_t,
-			     int);
-static int (*real_removexattr)(const char *, const char *);
-static int (*real_lremovexattr)(const char *, const char *);
+static REAL_SLOT int (*real_mkdir)(const char *, mode_t);
+static REAL_SLOT int (*real_mkdirat)(int, const char *, mode_t);
+static REAL_SLOT int (*real_unlink)(const char *);
+static REAL_SLOT int (*real_unlinkat)(int, const char *, int);
+static REAL_SLOT int (*real_rmdir)(const char *);
+static REAL_SLOT int (*real_remove)(const char *);
+static REAL_SLOT int (*real_rename)(const char *, const char *);
+static REAL_SLOT int (*real_renameat)(int, const char *, int, const char *);
+static REAL_SLOT int (*real_renameat2)(int, const char *, int, const char *,
+				       unsigned int);
+static REAL_SLOT int (*real_link)(const char *, const char *);
+static REAL_SLOT int (*real_linkat)(int, const char *, int, const char *, int);
+static REAL_SLOT int (*real_symlink)(const char *, const char *);
+static REAL_SLOT int (*real_symlinkat)(const char *, int, const char *);
+static REAL_SLOT int (*real_chmod)(const char *, mode_t);
+static REAL_SLOT int (*real_fchmodat)(int, const char *, mode_t, int);
+static REAL_SLOT int (*real_lchmod)(const char *, mode_t);
+static REAL_SLOT int (*real_chown)(const char *, uid_t, gid_t);
+static REAL_SLOT int (*real_lchown)(const char *, uid_t, gid_t);
+static REAL_SLOT int (*real_fchownat)(int, const char *, uid_t, gid_t, int);
+static REAL_SLOT int (*real_utime)(const char *, const struct utimbuf *);
+static REAL_SLOT int (*real_utimes)(const char *, const struct timeval *);
+static REAL_SLOT int (*real_lutimes)(const char *, const struct timeval *);
+static REAL_SLOT int (*real_futimesat)(int, const char *,
+				       const struct timeval *);
+static REAL_SLOT int (*real_utimensat)(int, const char *,
+				       const struct timespec *, int);
+static REAL_SLOT int (*real_setxattr)(const char *, const char *, const void *,
+				      size_t, int);
+static REAL_SLOT int (*real_lsetxattr)(const char *, const char *, const void *,
+				       size_t, int);
+static REAL_SLOT int (*real_removexattr)(const char *, const char *);
+static REAL_SLOT int (*real_lremovexattr)(const char *, const char *);
 
 void hooks_change_resolve(void)
 {

@@ -38,27 +38,28 @@
 int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev);
 int __xmknodat(int ver, int dirfd, const char *path, mode_t mode, dev_t *dev);
 
-static int (*real_mkstemp)(char *);
-static int (*real_mkstemp64)(char *);
-static int (*real_mkostemp)(char *, int);
-static int (*real_mkostemp64)(char *, int);
-static int (*real_mkstemps)(char *, int);
-static int (*real_mkstemps64)(char *, int);
-static int (*real_mkostemps)(char *, int, int);
-static int (*real_mkostemps64)(char *, int, int);
-static char *(*real_mkdtemp)(char *);
-static char *(*real_mktemp)(char *);
-static FILE *(*real_tmpfile)(void);
-static FILE *(*real_tmpfile64)(void);
-static int (*real_mkfifo)(const char *, mode_t);
-static int (*real_mkfifoat)(int, const char *, mode_t);
-static int (*real_mknod)(const char *, mode_t, dev_t);
-static int (*real_mknodat)(int, const char *, mode_t, dev_t);
-static int (*real___xmknod)(int, const char *, mode_t, dev_t *);
-static int (*real___xmknodat)(int, int, const char *, mode_t, dev_t *);
-static void *(*real_dlopen)(const char *, int);
-static void *(*real_dlmopen)(Lmid_t, const char *, int);
-static int (*real_posix_spawn_file_actions_addopen)(
+static REAL_SLOT int (*real_mkstemp)(char *);
+static REAL_SLOT int (*real_mkstemp64)(char *);
+static REAL_SLOT int (*real_mkostemp)(char *, int);
+static REAL_SLOT int (*real_mkostemp64)(char *, int);
+static REAL_SLOT int (*real_mkstemps)(char *, int);
+static REAL_SLOT int (*real_mkstemps64)(char *, int);
+static REAL_SLOT int (*real_mkostemps)(char *, int, int);
+static REAL_SLOT int (*real_mkostemps64)(char *, int, int);
+static REAL_SLOT char *(*real_mkdtemp)(char *);
+static REAL_SLOT char *(*real_mktemp)(char *);
+static REAL_SLOT FILE *(*real_tmpfile)(void);
+static REAL_SLOT FILE *(*real_tmpfile64)(void);
+static REAL_SLOT int (*real_mkfifo)(const char *, mode_t);
+static REAL_SLOT int (*real_mkfifoat)(int, const char *, mode_t);
+static REAL_SLOT int (*real_mknod)(const char *, mode_t, dev_t);
+static REAL_SLOT int (*real_mknodat)(int, const char *, mode_t, dev_t);
+static REAL_SLOT int (*real___xmknod)(int, const char *, mode_t, dev_t *);
+static REAL_SLOT int (*real___xmknodat)(int, int, const char *, mode_t,
+					dev_t *);
+static REAL_SLOT void *(*real_dlopen)(const char *, int);
+static REAL_SLOT void *(*real_dlmopen)(Lmid_t, const char *, int);
+static REAL_SLOT int (*real_posix_spawn_file_actions_addopen)(
 	posix_spawn_file_actions_t *, int, const char *, int, mode_t);
 
 void hooks_create_resolve(void)

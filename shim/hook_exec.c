@@ -47,16 +47,19 @@
 typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
 		     const posix_spawnattr_t *, char *const[], char *const[]);
 
-static int (*real_execve)(const char *, char *const[], char *const[]);
-static int (*real_execvpe)(const char *, char *const[], char *const[]);
-static int (*real_fexecve)(int, char *const[], char *const[]);
-static int (*real_execveat)(int, const char *, char *const[], char *const[],
-			    int);
-static spawn_fn *real_posix_spawn, *real_posix_spawnp; /* @@GLIBC_2.15 */
-static spawn_fn *real_posix_spawn_old, *real_posix_spawnp_old; /* 2.2.5 */
-static int (*real_system)(const char *);
-static FILE *(*real_popen)(const char *, const char *);
-static int (*real_wordexp)(const char *, wordexp_t *, int);
+static REAL_SLOT int (*real_execve)(const char *, char *const[], char *const[]);
+static REAL_SLOT int (*real_execvpe)(const char *, char *const[],
+				     char *const[]);
+static REAL_SLOT int (*real_fexecve)(int, char *const[], char *const[]);
+static REAL_SLOT int (*real_execveat)(int, const char *, char *const[],
+				      char *const[], int);
+static REAL_SLOT spawn_fn *real_posix_spawn,
+	*real_posix_spawnp; /* @@GLIBC_2.15 */
+static REAL_SLOT spawn_fn *real_posix_spawn_old,
+	*real_posix_spawnp_old; /* 2.2.5 */
+static REAL_SLOT int (*real_system)(const char *);
+static REAL_SLOT FILE *(*real_popen)(const char *, const char *);
+static REAL_SLOT int (*real_wordexp)(const char *, wordexp_t *, int);
 
 void hooks_exec_resolve(void)
 {
@@ -75,7 +78,6 @@ void hooks_exec_resolve(void)
 	RESOLVE(system);
 	RESOLVE(popen);
 	RESOLVE(wordexp);
-	exec_env_init();
 }
 
 static int refuse(int err)

@@ -29,13 +29,13 @@
 /* A public GLIBC_2.2.5 alias of connect that no header declares. */
 int __connect(int fd, const struct sockaddr *sa, socklen_t len);
 
-static int (*real_connect)(int, const struct sockaddr *, socklen_t);
-static int (*real___connect)(int, const struct sockaddr *, socklen_t);
-static ssize_t (*real_sendto)(int, const void *, size_t, int,
-			      const struct sockaddr *, socklen_t);
-static ssize_t (*real_sendmsg)(int, const struct msghdr *, int);
-static int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
-static int (*real_bind)(int, const struct sockaddr *, socklen_t);
+static REAL_SLOT int (*real_connect)(int, const struct sockaddr *, socklen_t);
+static REAL_SLOT int (*real___connect)(int, const struct sockaddr *, socklen_t);
+static REAL_SLOT ssize_t (*real_sendto)(int, const void *, size_t, int,
+					const struct sockaddr *, socklen_t);
+static REAL_SLOT ssize_t (*real_sendmsg)(int, const struct msghdr *, int);
+static REAL_SLOT int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
+static REAL_SLOT int (*real_bind)(int, const struct sockaddr *, socklen_t);
 
 void hooks_net_resolve(void)
 {

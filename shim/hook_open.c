@@ -29,25 +29,25 @@ int __open64_2(const char *path, int flags);
 int __openat_2(int dirfd, const char *path, int flags);
 int __openat64_2(int dirfd, const char *path, int flags);
 
-static int (*real_open)(const char *, int, ...);
-static int (*real_open64)(const char *, int, ...);
-static int (*real___open)(const char *, int, ...);
-static int (*real___open64)(const char *, int, ...);
-static int (*real___open_2)(const char *, int);
-static int (*real___open64_2)(const char *, int);
-static int (*real_openat)(int, const char *, int, ...);
-static int (*real_openat64)(int, const char *, int, ...);
-static int (*real___openat_2)(int, const char *, int);
-static int (*real___openat64_2)(int, const char *, int);
-static int (*real_creat)(const char *, mode_t);
-static int (*real_creat64)(const char *, mode_t);
-static FILE *(*real_fopen)(const char *, const char *);
-static FILE *(*real_fopen64)(const char *, const char *);
-static FILE *(*real_freopen)(const char *, const char *, FILE *);
-static FILE *(*real_freopen64)(const char *, const char *, FILE *);
-static DIR *(*real_opendir)(const char *);
-static int (*real_truncate)(const char *, off_t);
-static int (*real_truncate64)(const char *, off_t);
+static REAL_SLOT int (*real_open)(const char *, int, ...);
+static REAL_SLOT int (*real_open64)(const char *, int, ...);
+static REAL_SLOT int (*real___open)(const char *, int, ...);
+static REAL_SLOT int (*real___open64)(const char *, int, ...);
+static REAL_SLOT int (*real___open_2)(const char *, int);
+static REAL_SLOT int (*real___open64_2)(const char *, int);
+static REAL_SLOT int (*real_openat)(int, const char *, int, ...);
+static REAL_SLOT int (*real_openat64)(int, const char *, int, ...);
+static REAL_SLOT int (*real___openat_2)(int, const char *, int);
+static REAL_SLOT int (*real___openat64_2)(int, const char *, int);
+static REAL_SLOT int (*real_creat)(const char *, mode_t);
+static REAL_SLOT int (*real_creat64)(const char *, mode_t);
+static REAL_SLOT FILE *(*real_fopen)(const char *, const char *);
+static REAL_SLOT FILE *(*real_fopen64)(const char *, const char *);
+static REAL_SLOT FILE *(*real_freopen)(const char *, const char *, FILE *);
+static REAL_SLOT FILE *(*real_freopen64)(const char *, const char *, FILE *);
+static REAL_SLOT DIR *(*real_opendir)(const char *);
+static REAL_SLOT int (*real_truncate)(const char *, off_t);
+static REAL_SLOT int (*real_truncate64)(const char *, off_t);
 
 void hooks_open_resolve(void)
 {

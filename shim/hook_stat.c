@@ -47,32 +47,36 @@ ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf, size_t len,
 			 size_t buflen);
 char *__realpath_chk(const char *path, char *resolved, size_t resolvedlen);
 
-static int (*real_stat)(const char *, struct stat *);
-static int (*real_stat64)(const char *, struct stat64 *);
-static int (*real_lstat)(const char *, struct stat *);
-static int (*real_lstat64)(const char *, struct stat64 *);
-static int (*real_fstatat)(int, const char *, struct stat *, int);
-static int (*real_fstatat64)(int, const char *, struct stat64 *, int);
-static int (*real___xstat)(int, const char *, struct stat *);
-static int (*real___xstat64)(int, const char *, struct stat64 *);
-static int (*real___lxstat)(int, const char *, struct stat *);
-static int (*real___lxstat64)(int, const char *, struct stat64 *);
-static int (*real___fxstatat)(int, int, const char *, struct stat *, int);
-static int (*real___fxstatat64)(int, int, const char *, struct stat64 *, int);
-static int (*real_statx)(int, const char *, int, unsigned int, struct statx *);
-static int (*real_access)(const char *, int);
-static int (*real_faccessat)(int, const char *, int, int);
-static int (*real_euidaccess)(const char *, int);
-static int (*real_eaccess)(const char *, int);
-static ssize_t (*real_readlink)(const char *, char *, size_t);
-static ssize_t (*real_readlinkat)(int, const char *, char *, size_t);
-static ssize_t (*real___readlink_chk)(const char *, char *, size_t, size_t);
-static ssize_t (*real___readlinkat_chk)(int, const char *, char *, size_t,
-					size_t);
-static char *(*real_realpath)(const char *, char *);
-static char *(*real_realpath_old)(const char *, char *);
-static char *(*real___realpath_chk)(const char *, char *, size_t);
-static char *(*real_canonicalize_file_name)(const char *);
+static REAL_SLOT int (*real_stat)(const char *, struct stat *);
+static REAL_SLOT int (*real_stat64)(const char *, struct stat64 *);
+static REAL_SLOT int (*real_lstat)(const char *, struct stat *);
+static REAL_SLOT int (*real_lstat64)(const char *, struct stat64 *);
+static REAL_SLOT int (*real_fstatat)(int, const char *, struct stat *, int);
+static REAL_SLOT int (*real_fstatat64)(int, const char *, struct stat64 *, int);
+static REAL_SLOT int (*real___xstat)(int, const char *, struct stat *);
+static REAL_SLOT int (*real___xstat64)(int, const char *, struct stat64 *);
+static REAL_SLOT int (*real___lxstat)(int, const char *, struct stat *);
+static REAL_SLOT int (*real___lxstat64)(int, const char *, struct stat64 *);
+static REAL_SLOT int (*real___fxstatat)(int, int, const char *, struct stat *,
+					int);
+static REAL_SLOT int (*real___fxstatat64)(int, int, const char *,
+					  struct stat64 *, int);
+static REAL_SLOT int (*real_statx)(int, const char *, int, unsigned int,
+				   struct statx *);
+static REAL_SLOT int (*real_access)(const char *, int);
+static REAL_SLOT int (*real_faccessat)(int, const char *, int, int);
+static REAL_SLOT int (*real_euidaccess)(const char *, int);
+static REAL_SLOT int (*real_eaccess)(const char *, int);
+static REAL_SLOT ssize_t (*real_readlink)(const char *, char *, size_t);
+static REAL_SLOT ssize_t (*real_readlinkat)(int, const char *, char *, size_t);
+static REAL_SLOT ssize_t (*real___readlink_chk)(const char *, char *, size_t,
+						size_t);
+static REAL_SLOT ssize_t (*real___readlinkat_chk)(int, const char *, char *,
+						  size_t, size_t);
+static REAL_SLOT char *(*real_realpath)(const char *, char *);
+static REAL_SLOT char *(*real_realpath_old)(const char *, char *);
+static REAL_SLOT char *(*real___realpath_chk)(const char *, char *, size_t);
+static REAL_SLOT char *(*real_canonicalize_file_name)(const char *);
 
 void hooks_stat_resolve(void)
 {

@@ -49,30 +49,31 @@ typedef int (*glob_errfn)(const char *, int);
 typedef int (*fts_compar)(const FTSENT **, const FTSENT **);
 typedef int (*fts64_compar)(const FTSENT64 **, const FTSENT64 **);
 
-static int (*real_scandir)(const char *, struct dirent ***, dirent_filter,
-			   dirent_compar);
-static int (*real_scandir64)(const char *, struct dirent64 ***, dirent64_filter,
-			     dirent64_compar);
-static int (*real_scandirat)(int, const char *, struct dirent ***,
-			     dirent_filter, dirent_compar);
-static int (*real_scandirat64)(int, const char *, struct dirent64 ***,
-			       dirent64_filter, dirent64_compar);
-static int (*real_glob)(const char *, int, glob_errfn, glob_t *);
-static int (*real_glob_old)(const char *, int, glob_errfn, glob_t *);
-static int (*real_glob64)(const char *, int, glob_errfn, glob64_t *);
-static int (*real_glob64_old)(const char *, int, glob_errfn, glob64_t *);
-static int (*real_nftw)(const char *, nftw_fn, int, int);
-static int (*real_nftw_old)(const char *, nftw_fn, int, int);
-static int (*real_nftw64)(const char *, nftw64_fn, int, int);
-static int (*real_nftw64_old)(const char *, nftw64_fn, int, int);
-static int (*real_ftw)(const char *, ftw_fn, int);
-static int (*real_ftw64)(const char *, ftw64_fn, int);
-static FTS *(*real_fts_open)(char *const *, int, fts_compar);
-static FTS64 *(*real_fts64_open)(char *const *, int, fts64_compar);
-static DIR *(*real_opendir)(const char *);
-static struct dirent *(*real_readdir)(DIR *);
-static struct dirent64 *(*real_readdir64)(DIR *);
-static int (*real_closedir)(DIR *);
+static REAL_SLOT int (*real_scandir)(const char *, struct dirent ***,
+				     dirent_filter, dirent_compar);
+static REAL_SLOT int (*real_scandir64)(const char *, struct dirent64 ***,
+				       dirent64_filter, dirent64_compar);
+static REAL_SLOT int (*real_scandirat)(int, const char *, struct dirent ***,
+				       dirent_filter, dirent_compar);
+static REAL_SLOT int (*real_scandirat64)(int, const char *, struct dirent64 ***,
+					 dirent64_filter, dirent64_compar);
+static REAL_SLOT int (*real_glob)(const char *, int, glob_errfn, glob_t *);
+static REAL_SLOT int (*real_glob_old)(const char *, int, glob_errfn, glob_t *);
+static REAL_SLOT int (*real_glob64)(const char *, int, glob_errfn, glob64_t *);
+static REAL_SLOT int (*real_glob64_old)(const char *, int, glob_errfn,
+					glob64_t *);
+static REAL_SLOT int (*real_nftw)(const char *, nftw_fn, int, int);
+static REAL_SLOT int (*real_nftw_old)(const char *, nftw_fn, int, int);
+static REAL_SLOT int (*real_nftw64)(const char *, nftw64_fn, int, int);
+static REAL_SLOT int (*real_nftw64_old)(const char *, nftw64_fn, int, int);
+static REAL_SLOT int (*real_ftw)(const char *, ftw_fn, int);
+static REAL_SLOT int (*real_ftw64)(const char *, ftw64_fn, int);
+static REAL_SLOT FTS *(*real_fts_open)(char *const *, int, fts_compar);
+static REAL_SLOT FTS64 *(*real_fts64_open)(char *const *, int, fts64_compar);
+static REAL_SLOT DIR *(*real_opendir)(const char *);
+static REAL_SLOT struct dirent *(*real_readdir)(DIR *);
+static REAL_SLOT struct dirent64 *(*real_readdir64)(DIR *);
+static REAL_SLOT int (*real_closedir)(DIR *);
 
 void hooks_walk_resolve(void)
 {

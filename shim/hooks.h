@@ -25,6 +25,13 @@ void hooks_exec_resolve(void);
 void hooks_net_resolve(void);
 void hooks_walk_resolve(void);
 
+/*
+ * Where each real_<name> pointer lives: in .data, on the page ld.so has
+ * written already, not on a .bss page of its own that every process
+ * would fault in at start-up just to store them.
+ */
+#define REAL_SLOT __attribute__((section(".data.cordon_real")))
+
 /* Resolve real_<name> with dlsym; the pointer stays NULL when absent. */
 #define RESOLVE(name)                                                          \
 	(real_##name = (__typeof__(real_##name))real_sym(#name, NULL))

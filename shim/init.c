@@ -16,19 +16,13 @@
 #include <unistd.h>
 
 #include "env.h"
+#include "exec_env.h"
 #include "hooks.h"
 #include "shim.h"
 #include "standalone.h"
 #include "strbuf.h"
 
 struct shim_state shim;
-
-enum { INIT_NONE, INIT_RUNNING, INIT_DONE };
-
-bool shim_is_ready(void)
-{
-	return __atomic_load_n(&shim.init_state, __ATOMIC_ACQUIRE) == INIT_DONE;
-}
 
 static void say(const char *msg)
 {
@@ -45,19 +39,31 @@ static const char *env_get(char **envp, const char *name)
 	return NULL;
 }
 
-/* Keep "NAME=value" of @name as loaded, for the exec hooks. */
-static void keep(char **envp, const char *name, char *dst, size_t len)
+char *shim_arena_next(void)
+{
+	return shim.arena + shim.arena_used;
+}
+
+void shim_arena_cut(const char *piece)
+{
+	shim.arena_used = (size_t)(piece - shim.arena) + strlen(piece) + 1;
+}
+
+char *shim_keep(char **envp, const char *name, size_t cap)
 {
 	const char *v = env_get(envp, name);
-	struct strbuf sb = STRBUF(dst, len);
+	char *piece = shim_arena_next();
+	struct strbuf sb = STRBUF(piece, cap);
 
-	if (!v)
-		return;
-	sb_puts(&sb, name);
-	sb_puts(&sb, "=");
-	sb_puts(&sb, v);
-	if (sb.full)
-		dst[0] = '\0';
+	if (v) {
+		sb_puts(&sb, name);
+		sb_puts(&sb, "=");
+		sb_puts(&sb, v);
+	}
+	if (!v || sb.full)
+		piece[0] = '\0';
+	shim_arena_cut(piece);
+	return piece;
 }
 
 static void load_policy(char **envp)
@@ -65,16 +71,18 @@ static void load_policy(char **envp)
 	const char *v = env_get(envp, SNAPSHOT_VAR);
 
 	if (!v) {
+		shim.store = shim_arena_next();
 		shim.active = standalone_load(envp) == 0;
 		return;
 	}
+	shim.snapshot = shim_keep(envp, SNAPSHOT_VAR, SNAPSHOT_MAX);
+	shim.store = shim_arena_next();
 	if (snapshot_decode(v, &shim.policy, &shim.extra, shim.store,
-			    sizeof(shim.store)) != 0) {
+			    SNAPSHOT_MAX) != 0) {
 		say("cordon: shim: malformed " SNAPSHOT_VAR
 		    "; explanations are off, the kernel layer still holds\n");
 		return;
 	}
-	keep(envp, SNAPSHOT_VAR, shim.snapshot, sizeof(shim.snapshot));
 	shim.active = shim.snapshot[0] != '\0';
 }
 
@@ -92,19 +100,19 @@ static void resolve_all(void)
 
 static void init_from(char **envp)
 {
-	int expected = INIT_NONE;
+	int expected = SHIM_INIT_NONE;
 	int saved = errno;
 
 	if (!__atomic_compare_exchange_n(&shim.init_state, &expected,
-					 INIT_RUNNING, false, __ATOMIC_ACQ_REL,
-					 __ATOMIC_ACQUIRE))
+					 SHIM_INIT_RUNNING, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return; /* done, or under way: hooks fall back meanwhile */
 	guard_enter();
-	keep(envp, "LD_PRELOAD", shim.preload, sizeof(shim.preload));
+	exec_env_init(envp); /* the shim's file, and shim.preload */
 	load_policy(envp);
 	resolve_all();
 	guard_leave();
-	__atomic_store_n(&shim.init_state, INIT_DONE, __ATOMIC_RELEASE);
+	__atomic_store_n(&shim.init_state, SHIM_INIT_DONE, __ATOMIC_RELEASE);
 	errno = saved;
 }
 

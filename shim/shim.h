@@ -18,17 +18,29 @@
 
 #define SHIM_API __attribute__((visibility("default")))
 
-/* The policy snapshot this process loaded, and what it needs to pass on. */
-/* In the order a process touches them, so that the few pages in use lie
- * together: each page touched costs every process a page fault. */
+#define SHIM_PRELOAD_MAX (PATH_BUF + 16) /* "LD_PRELOAD=..." */
+
+/*
+ * The policy snapshot this process loaded, and what it needs to pass on.
+ * In the order a process touches them, so that the few pages in use lie
+ * together: each page touched costs every process a page fault (init.o
+ * is linked first, so this starts on the page of .data, which ld.so has
+ * touched already).  The shim's own file name (exec_env.c), the loader
+ * entry, the snapshot and the decoded strings are cut from one arena in
+ * the order they are written (each within its cap; the arena is the sum
+ * of the caps): one page for the four, where a buffer each took four.
+ * The pointers are NULL until shim_init() has run.
+ */
 struct shim_state {
 	int init_state; /* init.c: none, running, done */
 	bool active;	/* a policy was loaded: hooks decide */
 	struct snapshot_extra extra;
-	struct policy policy;	     /* its roots last */
-	char preload[PATH_BUF + 16]; /* "LD_PRELOAD=..." as loaded */
-	char store[SNAPSHOT_MAX];    /* decoded strings of the policy */
-	char snapshot[SNAPSHOT_MAX]; /* "CORDON_POLICY=..." as loaded */
+	char *preload;	/* "LD_PRELOAD=..." as loaded (SHIM_PRELOAD_MAX) */
+	char *snapshot; /* "CORDON_POLICY=..." as loaded (SNAPSHOT_MAX) */
+	char *store;	/* decoded strings of the policy (SNAPSHOT_MAX) */
+	size_t arena_used;
+	struct policy policy; /* its roots last */
+	char arena[PATH_BUF + SHIM_PRELOAD_MAX + 2 * SNAPSHOT_MAX];
 };
 
 extern struct shim_state shim;
@@ -36,7 +48,23 @@ extern struct shim_state shim;
 /* Load the policy once (the constructor, or the first hook called before
  * it).  Safe to call from any hook; cheap after the first call. */
 void shim_init(void);
-bool shim_is_ready(void);
+
+enum { SHIM_INIT_NONE, SHIM_INIT_RUNNING, SHIM_INIT_DONE };
+
+/* Has shim_init() finished?  Inline: every hook asks, on every call. */
+static inline bool shim_is_ready(void)
+{
+	return __atomic_load_n(&shim.init_state, __ATOMIC_ACQUIRE) ==
+	       SHIM_INIT_DONE;
+}
+
+/* The arena's unused part, where the next piece goes (shim_init only). */
+char *shim_arena_next(void);
+/* @piece, from shim_arena_next(), now holds a string: cut it off. */
+void shim_arena_cut(const char *piece);
+/* "NAME=value" of @name in @envp as a new piece of the arena ("" when
+ * absent or longer than @cap). */
+char *shim_keep(char **envp, const char *name, size_t cap);
 
 /* Resolve @name (at @version when not NULL) in the next object. */
 void *real_sym(const char *name, const char *version);

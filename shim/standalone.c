@@ -117,7 +117,7 @@ static char *store_take(const char *s)
 	size_t n = strlen(s) + 1;
 	char *at = shim.store + store_used;
 
-	if (n > sizeof(shim.store) - store_used)
+	if (n > SNAPSHOT_MAX - store_used)
 		return NULL;
 	memcpy(at, s, n);
 	store_used += n;
@@ -343,12 +343,14 @@ static void load_log(void)
 /* "CORDON_POLICY=<snapshot>" for the children. */
 static void encode_snapshot(void)
 {
-	struct strbuf sb = STRBUF(shim.snapshot, sizeof(shim.snapshot));
+	struct strbuf sb;
 	int n;
 
+	shim.snapshot = shim.store + store_used; /* the arena's next piece */
+	sb = STRBUF(shim.snapshot, SNAPSHOT_MAX);
 	sb_puts(&sb, SNAPSHOT_VAR "=");
 	n = snapshot_encode(&shim.policy, &shim.extra, shim.snapshot + sb.len,
-			    sizeof(shim.snapshot) - sb.len);
+			    SNAPSHOT_MAX - sb.len);
 	if (n < 0) {
 		shim.snapshot[0] = '\0';
 		say("the policy is too large to pass on: children run "

@@ -35,21 +35,23 @@
 /*
  * The entry children get: the load-time DYLD_INSERT_LIBRARIES when it
  * lists this dylib (the other libraries it inserts stay), else this
- * dylib alone.  Kept in shim.preload, in place of the LD_PRELOAD that
- * init.c looks for.
+ * dylib alone, kept in shim.preload.
  */
-void exec_env_init(void)
+void exec_env_init(char **envp)
 {
-	struct strbuf sb = STRBUF(shim.preload, sizeof(shim.preload));
+	char *piece = shim_arena_next();
+	struct strbuf sb = STRBUF(piece, SHIM_PRELOAD_MAX);
 	const char *var = preload_os.var;
-	char **envp = environ;
 	const char *loaded = NULL;
 	Dl_info info;
 
-	shim.preload[0] = '\0';
+	piece[0] = '\0';
+	shim.preload = piece;
 	if (!dladdr((const void *)(uintptr_t)&exec_env_init, &info) ||
-	    !info.dli_fname || !exec_env_set_self(info.dli_fname))
+	    !info.dli_fname || !exec_env_set_self(info.dli_fname)) {
+		shim_arena_cut(piece);
 		return;
+	}
 	for (size_t i = 0; envp && envp[i] && !loaded; i++) {
 		const char *eq = strchr(envp[i], '=');
 
@@ -61,7 +63,8 @@ void exec_env_init(void)
 	sb_puts(&sb, loaded && exec_env_lists_self(loaded) ? loaded
 							   : info.dli_fname);
 	if (sb.full)
-		shim.preload[0] = '\0';
+		piece[0] = '\0';
+	shim_arena_cut(piece);
 }
 
 /* Only /bin/sh needs environ carried for it (system, popen, wordexp),

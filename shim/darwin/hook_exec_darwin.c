@@ -34,9 +34,10 @@
 #define EXEC_ARGV_CAP 1024 /* arguments of the ENOEXEC fallback */
 #define NOINLINE      __attribute__((noinline))
 
+/* Nothing to resolve: dyld's interpose tuples name the real functions,
+ * and exec_env_init() ran before the policy. */
 void hooks_exec_resolve(void)
 {
-	exec_env_init();
 }
 
 static int refuse(int err)
