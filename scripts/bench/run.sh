@@ -17,7 +17,8 @@
 # of the fastest of 20 slices),
 # a real build (zlib from Debian's source package: configure and make -j2
 # in a fresh copy each run).  Configurations: bare; Landlock alone
-# (scripts/bench/llonly); cordon --no-shim (the kernel layer); cordon
+# (scripts/bench/llonly); the namespaces alone (unshare, startup only);
+# cordon --no-shim (the kernel layer); cordon
 # (full); the shim alone (LD_PRELOAD); bubblewrap; firejail.  Every
 # workload's runs are interleaved across configurations (brun.c); the
 # table gives medians and the ratio to bare of the same run.
@@ -112,6 +113,12 @@ t0=$(date +%s)
 
 echo "bench: startup ($R_START rounds x $N_START runs)"
 spec /bin/true "$B/bench/startup.spec" floor
+# The namespaces alone (startup only): util-linux unshare makes cordon's
+# mount and PID namespaces (and a user namespace, as a user) and runs
+# the command in them: the floor of any launcher built on namespaces.
+NS="unshare|--mount|--pid|--fork"
+[ "$(id -u)" = 0 ] || NS="unshare|--user|--map-root-user|--mount|--pid|--fork"
+echo "ns||$NS|/bin/true" >>"$B/bench/startup.spec"
 $PIN "$B/bench/brun" -r "$R_START" -n "$N_START" -w 3 "$B/bench/startup.spec" \
 	startup >>"$RAW"
 
@@ -152,7 +159,7 @@ sort -t, -k1,1 -k2,2 -k4,4g "$RAW" | awk -F, '
 	{ v[++n] = $4 }
 	END { flush() }' >"$MED"
 
-CONFIGS="bare preload landlock kernel full shim bwrap firejail"
+CONFIGS="bare preload landlock ns kernel full shim bwrap firejail"
 WORKLOADS="startup exec open stat build"
 med() { awk -v w="$1" -v c="$2" '$1 == w && $2 == c { print $3 }' "$MED"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
@@ -176,8 +183,8 @@ label() {
 TABLE=$B/bench/table.md
 DAT=$B/bench/ratios.dat
 {
-	echo "| workload | bare | any preload | Landlock alone | cordon --no-shim | cordon | shim alone | bubblewrap | firejail |"
-	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	echo "| workload | bare | any preload | Landlock alone | namespaces alone | cordon --no-shim | cordon | shim alone | bubblewrap | firejail |"
+	echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 	for w in $WORKLOADS; do
 		b=$(med "$w" bare)
 		row="| $(label "$w") | $(fmt "$w" "$b")"
@@ -210,8 +217,10 @@ DAT=$B/bench/ratios.dat
 } >"$DAT"
 
 # The targets, in the same run's terms, and the floor measured beside
-# them: for startup, a launcher that applies Landlock and execs (two
-# execs where bare has one); for exec-heavy, the kernel layer's cost
+# them: for startup, the namespaces alone (a launcher that execs twice
+# where bare execs once, and the clone into the namespaces; Landlock
+# alone, the launcher without the namespaces, is in the table); for
+# exec-heavy, the kernel layer's cost
 # times what loading any library costs each process; for stat and the
 # build, the kernel layer alone (cordon --no-shim), which the shim's
 # share comes on top of.
@@ -225,7 +234,7 @@ r() { ratio "$(med "$1" "$2")" "$(med "$1" "${3:-bare}")"; }
 {
 	echo "| target | measured | limit | floor | |"
 	echo "| --- | ---: | ---: | ---: | --- |"
-	target "startup: cordon / bare" "$(r startup full)" 1.5 "$(r startup landlock)"
+	target "startup: cordon / bare" "$(r startup full)" 1.5 "$(r startup ns)"
 	target "exec-heavy: cordon / bare" "$(r exec full)" 1.10 \
 		"$(awk -v a="$(r exec kernel)" -v b="$(r exec preload)" 'BEGIN { print a * b }')"
 	target "open: cordon / cordon --no-shim" "$(r open full kernel)" 1.15 ""
@@ -248,9 +257,10 @@ set key outside right top
 set grid ytics
 set xtics nomirror
 plot "$DAT" using 2:xtic(1) title "bare", '' using 3 title "any preload", \
-	'' using 4 title "Landlock alone", '' using 5 title "cordon --no-shim", \
-	'' using 6 title "cordon", '' using 7 title "shim alone", \
-	'' using 8 title "bubblewrap", '' using 9 title "firejail"
+	'' using 4 title "Landlock alone", '' using 5 title "namespaces alone", \
+	'' using 6 title "cordon --no-shim", '' using 7 title "cordon", \
+	'' using 8 title "shim alone", '' using 9 title "bubblewrap", \
+	'' using 10 title "firejail"
 EOF
 
 runs() { awk -F, -v w="$1" '$1 == w && $2 == "bare"' "$RAW" | wc -l; }
@@ -274,7 +284,7 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo
 	cat "$TARGETS"
 	echo
-	echo "Configurations: *any preload* is an empty library preloaded (startup and exec-heavy only): what one more library costs each process, the floor under the shim's own cost; *Landlock alone* is scripts/bench/llonly (cordon's ruleset code, then exec: no namespaces, seccomp, shim or supervisor); *cordon --no-shim* is the whole kernel layer (Landlock, mount and PID namespaces, seccomp, capabilities); *cordon* adds the shim and the supervisor; *shim alone* is LD_PRELOAD=libcordon.so with CORDON_EXEC=/ and the workspace writable (it applies Landlock itself); bubblewrap: / read-only, the workspace and /tmp writable, every namespace unshared; firejail: --noprofile, / read-only, the workspace and /tmp writable, --net=none."
+	echo "Configurations: *any preload* is an empty library preloaded (startup and exec-heavy only): what one more library costs each process, the floor under the shim's own cost; *Landlock alone* is scripts/bench/llonly (cordon's ruleset code, then exec: no namespaces, seccomp, shim or supervisor); *namespaces alone* (startup only) is util-linux \`unshare --mount --pid --fork\` (with --user --map-root-user as a user): the namespaces cordon makes, with nothing set up in them; *cordon --no-shim* is the whole kernel layer (Landlock, mount and PID namespaces, seccomp, capabilities); *cordon* adds the shim and the supervisor; *shim alone* is LD_PRELOAD=libcordon.so with CORDON_EXEC=/ and the workspace writable (it applies Landlock itself); bubblewrap: / read-only, the workspace and /tmp writable, every namespace unshared; firejail: --noprofile, / read-only, the workspace and /tmp writable, --net=none."
 	echo
 	echo "![ratios to bare](results.png)"
 	echo
