@@ -77,7 +77,7 @@ case $WS in *'|'* | *' '*) die "the build path may hold no '|' or space" ;; esac
 if [ "${BENCH_QUICK:-}" ]; then
 	R_START=4 N_START=3 R_EXEC=2 R_OPS=1 R_BUILD=1 OPS=100000 LOOP=200
 else
-	R_START=20 N_START=5 R_EXEC=5 R_OPS=3 R_BUILD=5 OPS=1000000 LOOP=1000
+	R_START=20 N_START=5 R_EXEC=5 R_OPS=5 R_BUILD=5 OPS=1000000 LOOP=1000
 fi
 
 # One spec line per configuration: NAME|VARS|ARGV joined by '|'.  With
