@@ -260,7 +260,7 @@ plot "$DAT" using 2:xtic(1) title "bare", '' using 3 title "any preload", \
 	'' using 4 title "Landlock alone", '' using 5 title "namespaces alone", \
 	'' using 6 title "cordon --no-shim", '' using 7 title "cordon", \
 	'' using 8 title "shim alone", '' using 9 title "bubblewrap", \
-	'' using 10 title "firejail"
+	'' using 10 title "firejail" lc rgb "#8c564b"
 EOF
 
 runs() { awk -F, -v w="$1" '$1 == w && $2 == "bare"' "$RAW" | wc -l; }
