@@ -131,9 +131,10 @@ static unsigned int access_need(int mode)
  */
 static int decide(struct op *op, int flags)
 {
-	struct stat st = { 0 };
+	struct stat st; /* not zeroed: read only when the lookup filled it */
 	int lookup =
 		flags & (AT_SYMLINK_NOFOLLOW | AT_EMPTY_PATH | AT_NO_AUTOMOUNT);
+	long found;
 
 	if (!shim_is_ready())
 		shim_init();
@@ -145,10 +146,10 @@ static int decide(struct op *op, int flags)
 	/* Only to be seen: shim_check() lets what is not there through. */
 	if (!op->need)
 		return hook_decide(op);
-	if (syscall(SYS_newfstatat, op->dirfd, op->path, &st, lookup) < 0 &&
-	    (errno == ENOENT || errno == ENOTDIR))
+	found = syscall(SYS_newfstatat, op->dirfd, op->path, &st, lookup);
+	if (found < 0 && (errno == ENOENT || errno == ENOTDIR))
 		return 0; /* not there: the real call says so itself */
-	if (S_ISDIR(st.st_mode))
+	if (found == 0 && S_ISDIR(st.st_mode))
 		op->need &= ~RIGHT_X; /* search: Landlock never restricts it */
 	return hook_decide(op);
 }
