@@ -14,11 +14,17 @@ if ldd "$CORDON" 2> /dev/null | grep -q libasan; then
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 fi
 . "$stage/lib.sh"
-for f in "$stage"/t_*.sh; do
-	. "$f"
-done
-
 passed=0 failed=0 skipped=0
+# A file that does not load (a syntax error) loses its tests silently
+# otherwise: it fails, once.
+load_err=$(mktemp) || exit 1
+for f in "$stage"/t_*.sh; do
+	. "$f" 2> "$load_err" && continue
+	failed=$((failed + 1))
+	echo "FAIL [$label] ${f##*/} does not load"
+	sed 's/^/    | /' "$load_err"
+done
+rm -f "$load_err"
 for t in $(declare -F | awk '{print $3}' | grep '^test_' | sort); do
 	case "$t" in *"$filter"*) ;; *) continue ;; esac
 	T=$(mktemp -d -p "$HOME" cordon-it.XXXXXX) || exit 1

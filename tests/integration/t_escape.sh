@@ -542,5 +542,3 @@ PY
 	assert_stdout_has 'done-42'
 	! grep -q 'no job control' "$T/stdout" || { show; fail "bash has no job control"; }
 }
-}
-}
