@@ -173,12 +173,12 @@ $(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(wildcard shim/*.h e
 
 # The benchmark (scripts/bench/): never part of the tests.
 BENCH_BINS = $(B)/bench/brun $(B)/bench/openstat $(B)/bench/llonly \
-	$(B)/bench/empty.so
+	$(B)/bench/isocost $(B)/bench/empty.so
 $(B)/bench/empty.so: scripts/bench/empty.c
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ $<
-$(B)/bench/llonly: scripts/bench/llonly.c $(B)/libcore.a
+$(B)/bench/llonly $(B)/bench/isocost: $(B)/bench/%: scripts/bench/%.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libcore.a $(LIBS)

@@ -170,6 +170,11 @@ static int add_rules(int ruleset, const struct policy *p, int abi, char *err,
 	int ret;
 
 	for (size_t i = 0; i < p->nroots; i++) {
+		/* Landlock rights only add up: a protected root, which keeps
+		 * less than what contains it (and may not exist yet), is the
+		 * mounts' and the shim's to enforce */
+		if (p->roots[i].origin == ORIGIN_PROTECTED)
+			continue;
 		ret = add_path_rule(ruleset, &p->roots[i], abi, err, errlen);
 		if (ret)
 			return ret;

@@ -15,10 +15,12 @@
 #include "cli.h"
 #include "env.h"
 #include "explain.h"
+#include "gitguard.h"
 #include "learn.h"
 #include "platform.h"
 #include "probe.h"
 #include "profile.h"
+#include "record.h"
 #include "roots.h"
 #include "shimenv.h"
 #include "snapshot.h"
@@ -118,6 +120,20 @@ static void warn_workspace(const struct policy *p)
 	}
 }
 
+static void warn_git(const struct cli *c)
+{
+	bool truncated;
+	size_t n = gitguard_count(&truncated);
+
+	if (truncated && c->cmd != CMD_LEARN)
+		fprintf(stderr,
+			"cordon: WARNING: more git directories in the "
+			"writable roots than cordon protects (%zu): git "
+			"outside may run what the command writes in the "
+			"others\n",
+			n);
+}
+
 /*
  * What the kernel layer holds while learning: the options' own roots,
  * the whole filesystem readable and executable, $HOME writable, and the
@@ -135,9 +151,11 @@ static const struct policy *learning_policy(const struct policy *p)
 	if (wide.nroots)
 		return &wide;
 	for (size_t i = 0; !ret && i < p->nroots; i++)
-		ret = policy_add_root(&wide, p->roots[i].path,
-				      p->roots[i].rights, ORIGIN_DEFAULT,
-				      p->roots[i].is_dir);
+		/* protections are not kept while learning */
+		if (p->roots[i].origin != ORIGIN_PROTECTED)
+			ret = policy_add_root(
+				&wide, p->roots[i].path, p->roots[i].rights,
+				ORIGIN_DEFAULT, p->roots[i].is_dir);
 	if (!ret)
 		ret = policy_add_root(&wide, "/", RIGHT_R | RIGHT_X,
 				      ORIGIN_DEFAULT, true);
@@ -214,8 +232,32 @@ static int prepare_shim(struct cli *c, char **envp, size_t cap,
 	return ret < 0 ? ret : 0;
 }
 
+/* What the sweep after the run moved aside: one line each, and a
+ * record of the launcher's own. */
+static void swept(const struct gitguard_event *e, void *arg)
+{
+	json_t *more;
+
+	if (e->moved)
+		fprintf(stderr,
+			"cordon: WARNING: moved '%s' to '%s': %s; allow it "
+			"with --write %s\n",
+			e->path, e->moved, e->why, e->allow);
+	else
+		fprintf(stderr,
+			"cordon: WARNING: cannot move '%s' aside (%s): %s; "
+			"remove it before running git there\n",
+			e->path, strerror(e->err), e->why);
+	more = json_pack("{s:s, s:s, s:s, s:s}", "path", e->path, "resolved",
+			 e->path, "moved", e->moved ? e->moved : "", "allow",
+			 e->allow);
+	supervise_record(arg, record_new(RECORD_LAUNCHER, "git-plant", "deny",
+					 e->why, more));
+	json_decref(more);
+}
+
 /* Fork: the child enters the sandbox and execs, the parent keeps the
- * reports outside it. */
+ * reports outside it, and once the command has ended, sweeps. */
 static int run_supervised(struct cli *c, char **envp,
 			  const struct feature_set *fs, int kernel,
 			  struct supervisor *sup)
@@ -233,11 +275,14 @@ static int run_supervised(struct cli *c, char **envp,
 	}
 	if (pid == 0) {
 		if (enforce(learning ? learning_policy(&c->policy) : &c->policy,
-			    fs, kernel, sup->sockpath, learning))
+			    fs, kernel, sup->sock >= 0 ? sup->sockpath : NULL,
+			    learning))
 			_exit(EXIT_CORDON);
 		_exit(spawn_exec(c->argv, envp, &c->policy));
 	}
 	status = supervise_wait(sup, pid);
+	if (!learning)
+		gitguard_sweep(&c->policy, swept, sup);
 	if (c->cmd == CMD_LEARN) {
 		char err[512];
 
@@ -260,7 +305,7 @@ static int run(struct cli *c)
 	char err[512 + PATH_BUF];
 	static char **envp; /* lives until exit: the supervisor holds it */
 	size_t cap;
-	int kernel;
+	int kernel, ret;
 
 	if (roots_build(c, p, err, sizeof(err))) {
 		cli_oneline(err);
@@ -278,6 +323,13 @@ static int run(struct cli *c)
 	if (!p->quiet) {
 		note_advisory(&fs);
 		warn_workspace(p);
+		warn_git(c);
+	}
+	ret = platform_roots(p, &fs, c->cmd == CMD_LEARN);
+	if (ret) {
+		fprintf(stderr, "cordon: cannot add the terminal's root: %s\n",
+			strerror(-ret));
+		return EXIT_CORDON;
 	}
 	envp = scrubbed_env(p, &cap);
 	if (!envp) {
@@ -290,12 +342,9 @@ static int run(struct cli *c)
 				"records; drop --no-shim\n");
 		return EXIT_CORDON;
 	}
-	if (c->no_shim) {
-		if (enforce(p, &fs, kernel, NULL, false))
-			return EXIT_CORDON;
-		return spawn_exec(c->argv, envp, p);
-	}
-	if (prepare_shim(c, envp, cap, &sup))
+	if (c->no_shim)
+		sup.sock = sup.logfd = -1; /* nothing reports */
+	else if (prepare_shim(c, envp, cap, &sup))
 		return EXIT_CORDON;
 	return run_supervised(c, envp, &fs, kernel, &sup);
 }

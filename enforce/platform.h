@@ -41,6 +41,15 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
 		     size_t errlen);
 
 /**
+ * platform_roots - add to @p what exists only inside the boundary @s
+ * describes (on Linux, with the namespaces: the controlling terminal
+ * under /dev/console, devices.h); @learning as for platform_fork().
+ * Return: 0, or -errno.
+ */
+int platform_roots(struct policy *p, const struct feature_set *s,
+		   bool learning);
+
+/**
  * platform_fork - fork() the process that will call platform_enforce()
  * with the same @s and @learning, made the cheapest way the platform
  * has (on Linux: born in its namespaces already).

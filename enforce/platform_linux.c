@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "caps.h"
+#include "devices.h"
 #include "landlock.h"
 #include "ns.h"
 #include "platform.h"
@@ -33,6 +34,13 @@ int platform_features(const struct policy *p, struct feature_set *s)
 static bool wants_namespaces(const struct feature_set *s, bool learning)
 {
 	return feature_layer_ok(s, "mount") && !learning;
+}
+
+int platform_roots(struct policy *p, const struct feature_set *s, bool learning)
+{
+	if (!wants_namespaces(s, learning))
+		return 0;
+	return devices_console_root(p);
 }
 
 pid_t platform_fork(const struct feature_set *s, bool learning)

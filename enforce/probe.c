@@ -41,7 +41,7 @@ struct row {
 };
 
 struct table {
-	struct row rows[FEATURE_MAX + 16];
+	struct row rows[FEATURE_MAX + 32];
 	size_t n;
 };
 
@@ -171,6 +171,8 @@ static int sandbox_self(struct ctx *c, const struct feature_set *fs)
 	    sysfilter_apply(&c->policy, feature_layer_ok(fs, "pid"), err,
 			    sizeof(err)))
 		return -1;
+	if (feature_layer_ok(fs, "caps") && caps_drop(err, sizeof(err)))
+		return -1;
 	/* as a command is run: the child of the namespace's pid 1 */
 	if (ns_is_init()) {
 		pid_t pid = fork();
@@ -193,6 +195,7 @@ static int attempt(struct ctx *c, const struct check *k, bool sandboxed,
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		c->inside = sandboxed;
 		if (sandboxed && sandbox_self(c, fs))
 			_exit(STATUS_SETUP_FAILED);
 		_exit(k->attempt(c) & 0xff);
@@ -311,6 +314,8 @@ static int setup(struct ctx *c)
 	if (!ret)
 		ret = policy_add_root(&c->policy, c->ws, RIGHT_ALL,
 				      ORIGIN_DEFAULT, true);
+	if (!ret)
+		ret = probe_iso_setup(c);
 	c->victim = probe_start_victim();
 	return ret ? ret : c->victim < 0 ? -errno : 0;
 }
@@ -321,6 +326,7 @@ static void teardown(struct ctx *c)
 		kill(c->victim, SIGKILL);
 		waitpid(c->victim, NULL, 0);
 	}
+	probe_iso_teardown(c);
 	remove_fixture(c);
 	policy_free(&c->policy);
 }
@@ -333,7 +339,7 @@ int probe_run(const struct cli *cli)
 	bool ok = true;
 	int ret;
 
-	c.tcp = c.udp = c.unix_fd = -1;
+	c.tcp = c.udp = c.unix_fd = c.pty = c.shm_id = -1;
 	ret = setup(&c);
 	if (ret) {
 		fprintf(stderr, "cordon: probe: cannot set up in '%s': %s\n",
@@ -349,6 +355,8 @@ int probe_run(const struct cli *cli)
 	feature_rows(&fs, c.abi, &t);
 	for (size_t i = 0; i < probe_nchecks; i++)
 		run_check(&c, &probe_checks[i], &fs, &t.rows[t.n++]);
+	for (size_t i = 0; i < probe_iso_nchecks; i++)
+		run_check(&c, &probe_iso_checks[i], &fs, &t.rows[t.n++]);
 	teardown(&c);
 	for (size_t i = 0; i < t.n; i++)
 		ok = ok && t.rows[i].ok;

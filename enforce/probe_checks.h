@@ -24,6 +24,12 @@ struct ctx {
 	struct sockaddr_un unix_addr;
 	socklen_t unix_len;
 	pid_t victim;
+	bool inside; /* in an attempt: made inside the sandbox */
+	/* the isolation checks' fixture (probe_iso.c) */
+	int shm_key, shm_id; /* a SysV segment of the probe's */
+	char dev_shm[64];    /* a file of the probe's in /dev/shm */
+	int pty;	     /* the master of a terminal of the probe's */
+	char pts[64];	     /* its slave's name */
 };
 
 struct check {
@@ -36,6 +42,16 @@ struct check {
 
 extern const struct check probe_checks[];
 extern const size_t probe_nchecks;
+
+/* What isolates the command from the host's other processes: cordon's
+ * init, SysV IPC, /dev/shm, the terminals, git's files (probe_iso.c). */
+extern const struct check probe_iso_checks[];
+extern const size_t probe_iso_nchecks;
+
+/* Make and remove the fixture of the isolation checks.
+ * Return (setup): 0 or -errno. */
+int probe_iso_setup(struct ctx *c);
+void probe_iso_teardown(struct ctx *c);
 
 /* A process outside the sandbox that waits for a signal (30 s at most). */
 pid_t probe_start_victim(void);

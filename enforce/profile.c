@@ -216,6 +216,11 @@ static const char *builtin(const char *name)
 	return NULL;
 }
 
+bool profile_is_file(const char *name)
+{
+	return strchr(name, '/') || !builtin(name);
+}
+
 int profile_apply(struct cli *c, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < c->nprofiles; i++) {

@@ -4,6 +4,7 @@
 #ifndef CORDON_PROFILE_H
 #define CORDON_PROFILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cli.h"
@@ -15,5 +16,8 @@
  * message in @err (a missing file, bad JSON, an unknown key).
  */
 int profile_apply(struct cli *c, char *err, size_t errlen);
+
+/* Is the --profile @name a file (not a built-in profile's name)? */
+bool profile_is_file(const char *name);
 
 #endif

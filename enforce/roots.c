@@ -17,8 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gitguard.h"
 #include "path.h"
 #include "platform.h"
+#include "profile.h"
 #include "roots.h"
 
 #define RX (RIGHT_R | RIGHT_X)
@@ -161,21 +163,16 @@ static const char *const secrets[] = {
 };
 
 /*
- * Take @drop back from @path where the policy grants it: a protected
- * root keeping the rest.  Nothing when the path is not there or not
+ * Take @drop back from the canonical @canon where the policy grants it:
+ * a protected root keeping the rest.  Nothing when the path is not
  * granted @drop anyway, or when a root the user gave names the path
  * itself with one of those rights (the protection is lifted).
  */
-static int protect(struct policy *p, const char *path, unsigned int drop)
+static int protect_canon(struct policy *p, const char *canon, unsigned int drop,
+			 bool is_dir)
 {
-	char canon[PATH_BUF];
-	struct stat st;
-	unsigned int rights;
+	unsigned int rights = policy_rights(p, canon);
 
-	if (path_resolve(AT_FDCWD, path, 0, canon) != 0 ||
-	    lstat(canon, &st) < 0)
-		return 0;
-	rights = policy_rights(p, canon);
 	if (!(rights & drop))
 		return 0;
 	for (size_t i = 0; i < p->nroots; i++)
@@ -184,7 +181,22 @@ static int protect(struct policy *p, const char *path, unsigned int drop)
 		    strcmp(p->roots[i].path, canon) == 0)
 			return 0;
 	return policy_add_root(p, canon, rights & ~drop, ORIGIN_PROTECTED,
-			       S_ISDIR(st.st_mode));
+			       is_dir);
+}
+
+/*
+ * Take @drop back from @path where the policy grants it (see
+ * protect_canon()); nothing when the path is not there.
+ */
+static int protect(struct policy *p, const char *path, unsigned int drop)
+{
+	char canon[PATH_BUF];
+	struct stat st;
+
+	if (path_resolve(AT_FDCWD, path, 0, canon) != 0 ||
+	    lstat(canon, &st) < 0)
+		return 0;
+	return protect_canon(p, canon, drop, S_ISDIR(st.st_mode));
 }
 
 static int hide_secrets(struct policy *p)
@@ -202,36 +214,37 @@ static int hide_secrets(struct policy *p)
 	return ret;
 }
 
-/* In every writable directory root: git's hooks and config (a hook
- * runs outside the sandbox at the next commit); the shell's startup
- * files; cordon itself. */
-static int protect_defaults(struct policy *p)
+/* The profile files the run reads: a changed one would widen the next
+ * run's policy. */
+static int protect_profiles(struct policy *p, const struct cli *c)
 {
-	static const char *const git[] = { ".git/hooks", ".git/config" };
-	char buf[PATH_BUF], self[PATH_BUF];
-	const char *home = roots_home();
-	size_t n = p->nroots;
 	int ret = 0;
 
-	for (size_t i = 0; !ret && i < n; i++) {
-		const struct root *r = &p->roots[i];
+	for (size_t i = 0; !ret && i < c->nprofiles; i++)
+		if (profile_is_file(c->profiles[i]))
+			ret = roots_protect(p, c->profiles[i]);
+	return ret;
+}
 
-		if (!r->is_dir || !(r->rights & RIGHT_W))
-			continue;
-		for (size_t j = 0; !ret && j < sizeof(git) / sizeof(git[0]);
-		     j++) {
-			if (snprintf(buf, sizeof(buf), "%s/%s",
-				     strcmp(r->path, "/") ? r->path : "",
-				     git[j]) < (int)sizeof(buf))
-				ret = roots_protect(p, buf);
-		}
-	}
+/* In every writable directory root: what makes git outside run a
+ * program (gitguard.c); the shell's startup files; cordon itself, the
+ * profiles it reads and its state directory (the audit log's). */
+static int protect_defaults(struct policy *p, const struct cli *c)
+{
+	char buf[PATH_BUF], self[PATH_BUF];
+	const char *home = roots_home();
+	int ret = gitguard_find(p);
+
 	for (size_t i = 0; !ret && home && dotfiles[i]; i++)
 		if (snprintf(buf, sizeof(buf), "%s/%s", home, dotfiles[i]) <
 		    (int)sizeof(buf))
 			ret = roots_protect(p, buf);
 	if (!ret && platform_self_exe(self) == 0)
 		ret = roots_protect(p, self);
+	if (!ret)
+		ret = protect_profiles(p, c);
+	if (!ret && roots_state_dir(buf) == 0)
+		ret = roots_protect(p, buf);
 	return ret;
 }
 
@@ -262,7 +275,7 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 			return ret;
 		}
 	}
-	ret = protect_defaults(p);
+	ret = protect_defaults(p, c);
 	if (!ret)
 		ret = hide_secrets(p);
 	if (ret)
@@ -275,4 +288,24 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 int roots_protect(struct policy *p, const char *path)
 {
 	return protect(p, path, RIGHT_W);
+}
+
+int roots_protect_canon(struct policy *p, const char *canon, bool is_dir)
+{
+	return protect_canon(p, canon, RIGHT_W, is_dir);
+}
+
+int roots_state_dir(char out[PATH_BUF])
+{
+	const char *xdg = getenv("XDG_STATE_HOME");
+	const char *home = roots_home();
+	int n;
+
+	if (xdg && *xdg == '/')
+		n = snprintf(out, PATH_BUF, "%s/cordon", xdg);
+	else if (home)
+		n = snprintf(out, PATH_BUF, "%s/.local/state/cordon", home);
+	else
+		return -ENOENT;
+	return n < 0 || n >= PATH_BUF ? -ENAMETOOLONG : 0;
 }

@@ -29,9 +29,23 @@ int roots_add_system(struct policy *p);
  */
 int roots_protect(struct policy *p, const char *path);
 
+/**
+ * roots_protect_canon - as roots_protect() for @canon, a path already
+ * canonical (no symlink in it, no "." or ".."), which may not exist yet
+ * (a file git would read if it were made: the shim refuses to make it):
+ * a file, or with @is_dir a directory.
+ * Return: 0, -ENOMEM or -E2BIG.
+ */
+int roots_protect_canon(struct policy *p, const char *canon, bool is_dir);
+
 /* Expand a leading "~" or "~/" to the home directory into @out.
  * Return: 0, -ENOENT (no home), -ENAMETOOLONG. */
 int roots_expand(const char *path, char out[PATH_BUF]);
+
+/* cordon's state directory (the audit log's), not made here:
+ * $XDG_STATE_HOME/cordon or ~/.local/state/cordon.
+ * Return: 0, -ENOENT (no home), -ENAMETOOLONG. */
+int roots_state_dir(char out[PATH_BUF]);
 
 /* $HOME when absolute, else the password database's; NULL if neither. */
 const char *roots_home(void);

@@ -75,11 +75,30 @@ static int exec_failed(const char *cmd, int err, const struct policy *p)
 	return EXIT_CANNOT_RUN;
 }
 
+/*
+ * Wipe from memory every string of @old (the environment this process
+ * started with) that @keep (the command's) does not hold: a process
+ * that stays beside the command (pid 1) must not carry the secrets the
+ * scrub removed, in /proc/PID/environ or anywhere else.
+ */
+static void forget_environ(char **old, char *const *keep)
+{
+	for (size_t i = 0; old && old[i]; i++) {
+		bool kept = false;
+
+		for (size_t j = 0; keep[j] && !kept; j++)
+			kept = keep[j] == old[i];
+		if (!kept)
+			explicit_bzero(old[i], strlen(old[i]));
+	}
+}
+
 /* Set by the vfork child, whose memory is this process's. */
 static volatile int child_errno;
 
 int spawn_exec(char **argv, char **envp, const struct policy *p)
 {
+	char **old = environ;
 	pid_t pid;
 
 	environ = envp; /* execvp searches the PATH the command will see */
@@ -91,6 +110,7 @@ int spawn_exec(char **argv, char **envp, const struct policy *p)
 	 * command is its child, made by vfork, which copies nothing (a
 	 * fork copies the page tables and then every page either writes):
 	 * the child only execs, or says why it could not. */
+	forget_environ(old, envp);
 	child_errno = 0;
 	pid = vfork();
 	if (pid == 0) {

@@ -1,22 +1,31 @@
 /*
  * summary.c - what the launcher says when the command ends: how many
- * denials were recorded and where, grouped by the rule that refused
- * them, with the paths (or destinations) refused most and the option
- * that would allow each; and which programs ran without the shim
- * (static binaries, other ELF classes; on macOS, SIP-protected ones),
- * whose denials only the kernel saw.  One screen at most; nothing at all when
- * there is nothing to say.
+ * denials the command's processes reported and where they were
+ * recorded, grouped by the rule that refused them, with the paths (or
+ * destinations) refused most and the option that would allow each;
+ * which programs ran without the shim (static binaries, other ELF
+ * classes; on macOS, SIP-protected ones), whose denials only the
+ * kernel saw; a kill by the seccomp filter; and what the log lacks
+ * (reports dropped, rejected or not written).  One screen at most;
+ * nothing at all when there is nothing to say.
+ *
+ * Every string here came from inside the sandbox: it never reaches the
+ * terminal but through record_escape().
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "learn.h"
+#include "record.h"
 #include "supervise.h"
 
 #define RULES_KEPT  32 /* distinct rules counted */
 #define PATHS_KEPT  32 /* distinct paths counted per rule */
 #define RULES_SHOWN 5
 #define PATHS_SHOWN 4
+/* record_escape() makes at most 4 bytes of 1 (\xHH) */
+#define ESCAPED_MAX    (4 * 300 + 1)
+#define ESCAPE(buf, s) record_escape(buf, sizeof(buf), s)
 
 struct target {
 	char what[256];	 /* the resolved path, or the destination */
@@ -33,6 +42,20 @@ struct rule_group {
 
 static struct rule_group groups[RULES_KEPT];
 static size_t ngroups;
+
+/* The most of @src that fits in @dst, never half a UTF-8 character. */
+static void copy_text(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+
+	if (n >= size) {
+		n = size - 1;
+		while (n > 0 && ((unsigned char)src[n] & 0xc0) == 0x80)
+			n--;
+	}
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
 
 static const char *field(json_t *record, const char *name)
 {
@@ -55,7 +78,7 @@ static void count(json_t *record)
 			g = &groups[i];
 	if (!g && ngroups < RULES_KEPT) {
 		g = &groups[ngroups++];
-		snprintf(g->rule, sizeof(g->rule), "%s", rule);
+		copy_text(g->rule, sizeof(g->rule), rule);
 	}
 	if (!g)
 		return; /* counted in the total all the same */
@@ -65,9 +88,8 @@ static void count(json_t *record)
 			t = &g->targets[i];
 	if (!t && g->ntargets < PATHS_KEPT) {
 		t = &g->targets[g->ntargets++];
-		snprintf(t->what, sizeof(t->what), "%s", what);
-		snprintf(t->allow, sizeof(t->allow), "%s",
-			 field(record, "allow"));
+		copy_text(t->what, sizeof(t->what), what);
+		copy_text(t->allow, sizeof(t->allow), field(record, "allow"));
 	}
 	if (t)
 		t->count++;
@@ -90,6 +112,7 @@ static int by_count_target(const void *a, const void *b)
 /* The denials, grouped by rule, most frequent first. */
 static void print_groups(void)
 {
+	char esc[ESCAPED_MAX], esc2[ESCAPED_MAX];
 	size_t rest = 0;
 
 	qsort(groups, ngroups, sizeof(groups[0]), by_count_group);
@@ -103,7 +126,8 @@ static void print_groups(void)
 		}
 		qsort(g->targets, g->ntargets, sizeof(g->targets[0]),
 		      by_count_target);
-		fprintf(stderr, "cordon:   %s (%zu):\n", g->rule, g->count);
+		fprintf(stderr, "cordon:   %s (%zu):\n", ESCAPE(esc, g->rule),
+			g->count);
 		for (size_t j = 0; j < g->ntargets; j++) {
 			const struct target *t = &g->targets[j];
 
@@ -112,7 +136,9 @@ static void print_groups(void)
 				continue;
 			}
 			fprintf(stderr, "cordon:   %6zu  %s%s%s\n", t->count,
-				t->what, *t->allow ? "; allow " : "", t->allow);
+				ESCAPE(esc, t->what),
+				*t->allow ? "; allow " : "",
+				ESCAPE(esc2, t->allow));
 		}
 		if (more)
 			fprintf(stderr,
@@ -148,8 +174,8 @@ static void note_unshimmed(struct supervisor *s, const char *program,
 		if (strcmp(s->unshimmed[i].program, program) == 0)
 			return;
 	if (s->nunshimmed < SUPERVISE_UNSHIMMED_MAX) {
-		snprintf(s->unshimmed[s->nunshimmed].program,
-			 sizeof(s->unshimmed[0].program), "%s", program);
+		copy_text(s->unshimmed[s->nunshimmed].program,
+			  sizeof(s->unshimmed[0].program), program);
 		s->unshimmed[s->nunshimmed++].why = unshimmed_why(rule);
 	}
 }
@@ -179,11 +205,55 @@ void supervise_note(struct supervisor *s, json_t *record)
 	count(record);
 }
 
+static const char *plural(size_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* The header: never "recorded" for what the log did not take. */
+static void print_header(const struct supervisor *s)
+{
+	size_t n = s->denials, lost = s->denials_unwritten;
+
+	fprintf(stderr,
+		"cordon: %zu denial%s reported by the command's processes "
+		"(the shim), ",
+		n, plural(n));
+	if (!lost)
+		fprintf(stderr, "recorded in %s:\n", s->logpath);
+	else if (lost < n)
+		fprintf(stderr, "%zu recorded in %s:\n", n - lost, s->logpath);
+	else
+		fprintf(stderr, "none recorded in %s:\n", s->logpath);
+}
+
+/* What the log lacks, and why. */
+static void print_losses(const struct supervisor *s)
+{
+	if (s->unwritten)
+		fprintf(stderr,
+			"cordon: %zu record%s could not be written to "
+			"%s: %s\n",
+			s->unwritten, plural(s->unwritten), s->logpath,
+			strerror(s->write_err));
+	if (s->dropped)
+		fprintf(stderr,
+			"cordon: %zu report%s dropped (over the limit of %d "
+			"records or %u MiB per run)\n",
+			s->dropped, plural(s->dropped), SUPERVISE_RECORDS_MAX,
+			SUPERVISE_BYTES_MAX >> 20);
+	if (s->rejected)
+		fprintf(stderr,
+			"cordon: %zu report%s rejected (not valid records)\n",
+			s->rejected, plural(s->rejected));
+}
+
 void supervise_summary(const struct supervisor *s)
 {
+	char esc[ESCAPED_MAX];
+
 	if (s->denials) {
-		fprintf(stderr, "cordon: %zu denial%s recorded in %s:\n",
-			s->denials, s->denials == 1 ? "" : "s", s->logpath);
+		print_header(s);
 		print_groups();
 	}
 	for (size_t i = 0; i < s->nunshimmed; i++)
@@ -191,5 +261,14 @@ void supervise_summary(const struct supervisor *s)
 			"cordon: %s ran without the shim (%s): the kernel "
 			"enforced its policy, but its denials are not "
 			"explained\n",
-			s->unshimmed[i].program, s->unshimmed[i].why);
+			ESCAPE(esc, s->unshimmed[i].program),
+			s->unshimmed[i].why);
+	if (s->sigsys == SUPERVISE_KILLED_BY_SIGSYS)
+		fprintf(stderr,
+			"cordon: the kernel killed the command with SIGSYS: "
+			"%s\n",
+			SUPERVISE_SIGSYS_RULE);
+	else if (s->sigsys == SUPERVISE_EXIT_159)
+		fprintf(stderr, "cordon: %s\n", SUPERVISE_SIGSYS_RELAYED);
+	print_losses(s);
 }

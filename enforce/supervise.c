@@ -6,10 +6,17 @@
  * command; the parent never restricts itself.  It owns a datagram
  * socket that every shim of the tree sends its audit records to (found
  * by path, so a program that closes all its descriptors or clears its
- * environment still reaches it), checks that each record is JSON, and
- * appends it to the log file, which the command cannot reach: records
- * already written cannot be erased from inside.  When the command ends
- * it drains the socket and returns the command's status as env(1) would.
+ * environment still reaches it), and the log file, which the command
+ * cannot reach: records already written cannot be erased from inside.
+ *
+ * Whatever comes over the socket is the command's to forge: each
+ * datagram is validated and re-serialised with "source": "shim"
+ * (record.c), and a run keeps at most SUPERVISE_RECORDS_MAX reports and
+ * SUPERVISE_BYTES_MAX bytes of them; the rest is still read, so no
+ * sender waits on a full queue, and counted.  Records of its own (what
+ * was dropped, a kill by the seccomp filter) say "launcher" or
+ * "kernel".  When the command ends it drains the socket and returns the
+ * command's status as env(1) would.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,11 +33,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "record.h"
 #include "roots.h"
 #include "spawn.h"
 #include "supervise.h"
 
-#define RECORD_MAX 16384
+/* Datagrams read at once before the command's state is looked at. */
+#define DRAIN_BATCH 4096
 
 static pid_t child;
 
@@ -59,19 +68,9 @@ static int make_dirs(char *path)
 /* ~/.local/state/cordon (or $XDG_STATE_HOME/cordon), created. */
 static int state_dir(char out[PATH_BUF])
 {
-	const char *xdg = getenv("XDG_STATE_HOME");
-	const char *home = roots_home();
-	int n;
+	int ret = roots_state_dir(out);
 
-	if (xdg && *xdg == '/')
-		n = snprintf(out, PATH_BUF, "%s/cordon", xdg);
-	else if (home)
-		n = snprintf(out, PATH_BUF, "%s/.local/state/cordon", home);
-	else
-		return -ENOENT;
-	if (n < 0 || n >= PATH_BUF)
-		return -ENAMETOOLONG;
-	return make_dirs(out);
+	return ret ? ret : make_dirs(out);
 }
 
 int supervise_default_log(char out[PATH_BUF])
@@ -146,35 +145,113 @@ int supervise_prepare(struct supervisor *s, const char *log, char *err,
 	return ret;
 }
 
-/* Keep one record as it came: a JSON object on one line, or nothing. */
-static void keep(struct supervisor *s, const char *rec, size_t len)
+/* All of @line, or -errno; a line cut short is ended, so that the next
+ * record starts on its own line. */
+static int write_line(int fd, const char *line, size_t len, size_t *done)
 {
-	json_error_t e;
-	json_t *j;
-
-	while (len > 0 && rec[len - 1] == '\n')
-		len--;
-	if (memchr(rec, '\n', len))
-		return;
-	j = json_loadb(rec, len, 0, &e);
-	if (!json_is_object(j)) {
-		json_decref(j);
-		return;
-	}
-	if (write(s->logfd, rec, len) == (ssize_t)len &&
-	    write(s->logfd, "\n", 1) == 1)
-		s->records++;
-	supervise_note(s, j);
-	json_decref(j);
-}
-
-static void drain(struct supervisor *s)
-{
-	char rec[RECORD_MAX];
 	ssize_t n;
 
-	while ((n = recv(s->sock, rec, sizeof(rec), 0)) > 0)
-		keep(s, rec, (size_t)n);
+	for (*done = 0; *done < len; *done += (size_t)n) {
+		n = write(fd, line + *done, len - *done);
+		if (n < 0 && errno == EINTR) {
+			n = 0;
+			continue;
+		}
+		if (n <= 0) {
+			int err = n < 0 ? errno : EIO;
+
+			if (*done && write(fd, "\n", 1) == 1)
+				(*done)++;
+			return -err;
+		}
+	}
+	return 0;
+}
+
+/* Append @line (@len bytes, NULL: out of memory) to the log; count it
+ * as recorded, or not; @wrote: the bytes it took. */
+static int log_line(struct supervisor *s, const char *line, size_t len,
+		    size_t *wrote)
+{
+	int ret = line ? write_line(s->logfd, line, len, wrote) : -ENOMEM;
+
+	if (!line)
+		*wrote = 0;
+	if (ret) {
+		s->unwritten++;
+		s->write_err = -ret;
+		return ret;
+	}
+	s->records++;
+	return 0;
+}
+
+/* One datagram from inside: validated, within the limits, re-written
+ * with its source, then noted for the summary. */
+static void keep(struct supervisor *s, const char *buf, size_t len)
+{
+	size_t denials = s->denials, wrote = 0;
+	json_t *rec;
+	char *line;
+
+	if (s->kept >= SUPERVISE_RECORDS_MAX ||
+	    s->bytes >= SUPERVISE_BYTES_MAX) {
+		s->dropped++;
+		return;
+	}
+	rec = record_parse(buf, len, NULL);
+	if (!rec) {
+		s->rejected++;
+		return;
+	}
+	line = record_dump(rec, &len);
+	if (line && len > SUPERVISE_BYTES_MAX - s->bytes) {
+		s->dropped++;
+	} else {
+		s->kept++;
+		supervise_note(s, rec);
+		if (log_line(s, line, len, &wrote) && s->denials > denials)
+			s->denials_unwritten++;
+		s->bytes += wrote;
+	}
+	free(line);
+	json_decref(rec);
+}
+
+/* A record of the supervisor's own, outside the command's limits. */
+static void log_own(struct supervisor *s, json_t *rec)
+{
+	size_t len = 0, wrote;
+	char *line = rec ? record_dump(rec, &len) : NULL;
+
+	if (s->logfd >= 0)
+		log_line(s, line, len, &wrote);
+	free(line);
+	json_decref(rec);
+}
+
+void supervise_record(struct supervisor *s, json_t *rec)
+{
+	log_own(s, rec);
+}
+
+/* What is queued, a batch at most: a sender that never stops (the
+ * command's orphan, outside a PID namespace) cannot hold the
+ * supervisor here. */
+static void drain(struct supervisor *s)
+{
+	static char buf[RECORD_DATAGRAM_MAX];
+	ssize_t n;
+
+	for (int i = 0; i < DRAIN_BATCH; i++) {
+		/* MSG_TRUNC: the datagram's real length, to refuse a cut one */
+		n = recv(s->sock, buf, sizeof(buf), MSG_TRUNC);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		keep(s, buf, (size_t)n);
+	}
 }
 
 static int exit_status(int st)
@@ -200,12 +277,91 @@ static void handle_signals(void)
 	signal(SIGQUIT, SIG_IGN);
 }
 
+/*
+ * Is @pid pid 1 of a PID namespace of its own (ns_fork)?  Then its exit
+ * status relays the command's (ns_relay): a signal N as exit 128+N.
+ * Read before it is reaped; /proc/PID/status needs no ptrace access.
+ */
+static bool is_ns_init(pid_t pid)
+{
+	char path[64], buf[4096], *line, *last;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	line = strstr(buf, "\nNSpid:");
+	if (!line)
+		return false;
+	line[strcspn(line + 1, "\n") + 1] = '\0';
+	last = strrchr(line, '\t');
+	/* "NSpid:\tOUTER\t1": two levels at least, 1 in the innermost */
+	return last && last != strchr(line, '\t') && strcmp(last, "\t1") == 0;
+}
+
+/*
+ * The seccomp filter kills a process that makes a system call of
+ * another architecture (sysfilter.c: SIGSYS).  When the wait status
+ * says so, the kernel said so: one record of its own.  Relayed from
+ * the namespace's pid 1, it is only exit 128+SIGSYS, which the command
+ * can also exit with: the launcher says what it saw, not more.
+ */
+static void note_sigsys(struct supervisor *s, pid_t pid, int st, bool relayed)
+{
+	json_t *more;
+
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGSYS)
+		s->sigsys = SUPERVISE_KILLED_BY_SIGSYS;
+	else if (relayed && WIFEXITED(st) && WEXITSTATUS(st) == 128 + SIGSYS)
+		s->sigsys = SUPERVISE_EXIT_159;
+	else
+		return;
+	if (s->sigsys == SUPERVISE_KILLED_BY_SIGSYS) {
+		more = json_pack("{s:i, s:s, s:s}", "pid", (int)pid, "signal",
+				 "SIGSYS", "layer", "kernel");
+		log_own(s, record_new(RECORD_KERNEL, "syscall", "deny",
+				      SUPERVISE_SIGSYS_RULE, more));
+	} else {
+		more = json_pack("{s:i, s:i}", "pid", (int)pid, "status",
+				 128 + SIGSYS);
+		log_own(s, record_new(RECORD_LAUNCHER, "syscall", "note",
+				      SUPERVISE_SIGSYS_RELAYED, more));
+	}
+	json_decref(more);
+}
+
+/* What the log lacks of the command's reports, said in the log too. */
+static void note_losses(struct supervisor *s)
+{
+	char rule[256];
+	json_t *more;
+
+	if (!s->dropped && !s->rejected)
+		return;
+	snprintf(rule, sizeof(rule),
+		 "%zu reports dropped (over the limit of %d records or %u "
+		 "MiB per run), %zu rejected (not valid records)",
+		 s->dropped, SUPERVISE_RECORDS_MAX, SUPERVISE_BYTES_MAX >> 20,
+		 s->rejected);
+	more = json_pack("{s:I, s:I}", "dropped", (json_int_t)s->dropped,
+			 "rejected", (json_int_t)s->rejected);
+	log_own(s, record_new(RECORD_LAUNCHER, "report", "note", rule, more));
+	json_decref(more);
+}
+
 int supervise_wait(struct supervisor *s, pid_t pid)
 {
 	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 	struct pollfd fds[2] = { { .fd = s->sock, .events = POLLIN },
 				 { .fd = pidfd, .events = POLLIN } };
-	bool reaped = false;
+	bool relayed = is_ns_init(pid), reaped = false;
 	int st = 0;
 
 	child = pid;
@@ -226,6 +382,8 @@ int supervise_wait(struct supervisor *s, pid_t pid)
 	if (pidfd >= 0)
 		close(pidfd);
 	drain(s);
+	note_sigsys(s, pid, st, relayed);
+	note_losses(s);
 	return exit_status(st);
 }
 

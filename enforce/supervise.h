@@ -1,6 +1,8 @@
 /*
  * supervise.h - the launcher's parent half: the report socket, the audit
- * log, the wait for the command, the summary.
+ * log, the wait for the command, the summary.  Reports come from inside
+ * the sandbox: they are validated and bounded (record.h) before they
+ * reach the log, and escaped before they reach the terminal.
  */
 #ifndef CORDON_SUPERVISE_H
 #define CORDON_SUPERVISE_H
@@ -12,15 +14,47 @@
 #include "path.h"
 
 #define SUPERVISE_UNSHIMMED_MAX 16
+/* What the command's reports may take of the log in one run; beyond
+ * that they are still read, unparsed (the queue drains, no sender is
+ * held up), then dropped and counted. */
+#define SUPERVISE_RECORDS_MAX 10000
+#define SUPERVISE_BYTES_MAX   (16u << 20)
+
+/* What the command's wait status says of SIGSYS, the seccomp filter's
+ * kill (sysfilter.c: a system call of another architecture). */
+enum supervise_sigsys {
+	SUPERVISE_NO_SIGSYS,
+	/* the kernel's own wait status: killed by SIGSYS */
+	SUPERVISE_KILLED_BY_SIGSYS,
+	/* exit 128+SIGSYS relayed by the namespace's pid 1, or the
+	 * command's own exit(159) */
+	SUPERVISE_EXIT_159,
+};
+
+#define SUPERVISE_SIGSYS_RULE                                                  \
+	"a system call refused by the seccomp filter (the process was killed)"
+#define SUPERVISE_SIGSYS_RELAYED                                               \
+	"exit status 159: what the namespace's pid 1 relays when the seccomp " \
+	"filter killed the command with SIGSYS (a system call it refused), "   \
+	"and what the command may exit with itself: from outside, the two "    \
+	"cannot be told apart"
 
 struct supervisor {
 	int sock;	    /* datagrams from the shims */
 	int logfd;	    /* the audit log, append-only */
 	char sockpath[108]; /* sun_path */
 	char logpath[PATH_BUF];
-	size_t records;	       /* kept in the log */
-	size_t denials;	       /* of them, denials */
-	size_t kernel_denials; /* of them, observed as the kernel's */
+	size_t records;		  /* written to the log, every source */
+	size_t bytes;		  /* of the command's reports, written */
+	size_t kept;		  /* reports valid and within the limits */
+	size_t dropped;		  /* reports over the limits */
+	size_t rejected;	  /* datagrams that are no valid record */
+	size_t unwritten;	  /* records the log did not take */
+	int write_err;		  /* the errno of the last of them */
+	size_t denials;		  /* of the kept reports, denials */
+	size_t denials_unwritten; /* of them, not in the log */
+	size_t kernel_denials;	  /* of them, observed as the kernel's */
+	enum supervise_sigsys sigsys;
 	struct {
 		char program[256];
 		const char *why; /* "static or foreign binary", "SIP: ..." */
@@ -42,7 +76,11 @@ int supervise_prepare(struct supervisor *s, const char *log, char *err,
 /* Serve the socket until @pid ends; return its status as env(1) would. */
 int supervise_wait(struct supervisor *s, pid_t pid);
 
-/* Take note of a kept record for the summary. */
+/* Append @rec, a record of the launcher's own (record_new()), to the
+ * log, and take it (json_decref).  Nothing without a log (--no-shim). */
+void supervise_record(struct supervisor *s, json_t *rec);
+
+/* Take note of a kept report from the shim for the summary. */
 void supervise_note(struct supervisor *s, json_t *record);
 
 /* The end-of-run summary on stderr; nothing when there is nothing. */

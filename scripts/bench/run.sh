@@ -39,7 +39,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CORDON=$B/cordon
 LIB=$B/libcordon.so
 for f in "$CORDON" "$LIB" "$B/bench/brun" "$B/bench/openstat" \
-	"$B/bench/llonly" "$B/bench/empty.so"; do
+	"$B/bench/llonly" "$B/bench/isocost" "$B/bench/empty.so"; do
 	[ -x "$f" ] || die "'$f' missing: run make bench"
 done
 
@@ -263,6 +263,30 @@ plot "$DAT" using 2:xtic(1) title "bare", '' using 3 title "any preload", \
 	'' using 10 title "firejail" lc rgb "#8c564b"
 EOF
 
+# What each isolation mechanism adds to a start (scripts/bench/isocost.c:
+# medians of 200, each made alone in a fresh child), the search for
+# repositories in this source tree (a git checkout) and in the bench's
+# workspace.
+echo "bench: isolation mechanisms"
+ISO=$B/bench/isocost.md
+if [ "$(id -u)" = 0 ]; then
+	"$B/bench/isocost" "$ROOT" >"$B/bench/iso.repo"
+	"$B/bench/isocost" "$WS" >"$B/bench/iso.ws"
+	awk 'FNR == NR { repo[$1] = $2; next } { ws[$1] = $2 }
+	END {
+		print "| isolation mechanism, per start | cost |"
+		print "| --- | ---: |"
+		printf "| IPC namespace made | %s us |\n", ws["ipc"]
+		printf "| /dev/shm and devpts of its own, /dev/ptmx bound | %s us |\n", ws["dev"]
+		printf "| pid 1 sealed (not dumpable) | %s us |\n", ws["seal"]
+		printf "| git: repositories searched and protected, in the bench workspace | %s us |\n", ws["git"]
+		printf "| git: the same in this source tree (a checkout, nested directories) | %s us |\n", repo["git"]
+		printf "| sum, in the bench workspace | %.1f us |\n", ws["ipc"] + ws["dev"] + ws["seal"] + ws["git"]
+	}' "$B/bench/iso.repo" "$B/bench/iso.ws" >"$ISO"
+else
+	echo "(not measured: the namespaces need root)" >"$ISO"
+fi
+
 runs() { awk -F, -v w="$1" '$1 == w && $2 == "bare"' "$RAW" | wc -l; }
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
@@ -291,15 +315,20 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo "Cross-check of the startup row with hyperfine (sequential, not interleaved):"
 	echo
 	cat "$OUT/hyperfine.md"
+	echo
+	echo "What each isolation mechanism adds to a start, made alone (scripts/bench/isocost.c, median of 200):"
+	echo
+	cat "$ISO"
 } >"$OUT/results.md"
 
 # The README's copy, between its markers.
 if grep -q '<!-- bench:begin -->' "$ROOT/README.md"; then
-	awk -v f="$TABLE" -v t="$TARGETS" -v d="$(date -u +%Y-%m-%d)" \
+	awk -v f="$TABLE" -v t="$TARGETS" -v iso="$ISO" -v d="$(date -u +%Y-%m-%d)" \
 		-v m="$cpu, $(nproc) cores, Linux $(uname -r)" '
 		/<!-- bench:begin -->/ { print; print ""; print "Measured " d " on " m ":"; print "";
 			while ((getline l < f) > 0) print l; print "";
-			while ((getline l < t) > 0) print l; print ""; skip = 1; next }
+			while ((getline l < t) > 0) print l; print "";
+			while ((getline l < iso) > 0) print l; print ""; skip = 1; next }
 		/<!-- bench:end -->/ { skip = 0 }
 		!skip' "$ROOT/README.md" >"$B/bench/README.new" &&
 		cat "$B/bench/README.new" >"$ROOT/README.md"
@@ -307,4 +336,6 @@ fi
 cat "$TABLE"
 echo
 cat "$TARGETS"
+echo
+cat "$ISO"
 echo "bench: $OUT/results.md, $OUT/results.png ($elapsed s)"

@@ -117,7 +117,7 @@ realbuild_pair() {
 	realbuild_capped "$CORDON" --log "$log" -- sh -c "$REALBUILD_BUILD"
 	echo "$name: the build under cordon took ${SECONDS}s"
 	assert_status 0
-	! grep -q '^cordon: denied\|^cordon: .* denials\? recorded' "$T/stderr" ||
+	! grep -q '^cordon: denied\|^cordon: .* denials\? reported' "$T/stderr" ||
 		{ show; fail "the sandboxed build met denials"; }
 	[ ! -s "$log" ] || { head -c 2000 "$log"; fail "records in $log"; }
 	realbuild_check_output "$T/stdout" > "$T/out/check.cordon"

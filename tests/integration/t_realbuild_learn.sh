@@ -48,7 +48,7 @@ PY
 	realbuild_capped "$CORDON" --log "$T/out/run.jsonl" \
 		-p "$T/out/$name.json" -- sh -c "$(realbuild_install "$T/out/stage")"
 	assert_status 0
-	! grep -q '^cordon: denied\|denials\? recorded' "$T/stderr" ||
+	! grep -q '^cordon: denied\|denials\? reported' "$T/stderr" ||
 		{ show; fail "the build with the learned profile met denials"; }
 	realbuild_assert_same_trees "$T/out/stage-plain" "$T/out/stage"
 	echo "$name: the install under cordon is byte-identical"
@@ -63,7 +63,7 @@ PY
 		{ show; fail "no denial line naming --write $T/out/stage"; }
 	[ -z "$(ls -A "$T/out/stage")" ] || fail "the refused install wrote into the stage"
 	echo "$name: the summary of the run without the grant:"
-	sed -n '/denials\? recorded/,$p' "$T/stderr" | sed 's/^/    /'
+	sed -n '/denials\? reported/,$p' "$T/stderr" | sed 's/^/    /'
 }
 
 test_realbuild_learn_hello() {

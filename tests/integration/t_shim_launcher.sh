@@ -13,7 +13,7 @@ test_shim_denial_line_names_the_flag() {
 	assert_stdout_lacks s3cr3t
 	assert_stderr_has "cordon: denied read $T/out/secret \[open\] (outside the readable roots"
 	assert_stderr_has "allow with --read $T/out/secret$"
-	assert_stderr_has "cordon: 1 denial recorded in $T/log"
+	assert_stderr_has "cordon: 1 denial reported by the command's processes (the shim), recorded in $T/log"
 	cordon --log "$T/log" -r "$T/out" -- cat "$T/out/secret"
 	assert_status 0
 	assert_stdout_has s3cr3t
@@ -161,7 +161,7 @@ test_shim_summary_groups_denials_by_rule() {
 		for i in 1 2 3 4 5 6 7 8 9; do cat '$T/out/f'\$i; done" 2> /dev/null
 	cordon --log "$T/log2" -- sh -c "for i in 1 2 3; do cat '$T/out/a'; done; cat '$T/out/b'; echo > /etc/cordon-x
 		for i in 1 2 3 4 5 6 7 8 9; do cat '$T/out/f'\$i; done"
-	assert_stderr_has "^cordon: 14 denials recorded in $T/log2:$"
+	assert_stderr_has "^cordon: 14 denials reported by the command's processes (the shim), recorded in $T/log2:$"
 	assert_stderr_has "^cordon:   outside the readable roots .* (13):$"
 	assert_stderr_has "^cordon:        3  $T/out/a; allow with --read $T/out/a$"
 	assert_stderr_has "^cordon:   /etc is granted rx only (1):$"

@@ -1,0 +1,98 @@
+/*
+ * pid1.c - cordon's init in the command's PID namespace: ns_enter()
+ * makes the calling process pid 1 there, spawn_exec() runs the command
+ * as its child, and ns_relay() forwards the signals an init receives
+ * (an init gets only those it has a handler for) and leaves with the
+ * command's status, reaping every orphan on the way.
+ *
+ * pid 1 lives inside the command's namespaces, so it is the command's
+ * to attack: it must carry nothing worth taking.  It is not dumpable
+ * (pid1_seal()): the command, which has no capability in the user
+ * namespace that owns pid 1's memory, can neither trace it
+ * (ptrace, pidfd_getfd, process_vm_readv) nor read its /proc entries
+ * (environ, mem, fd, maps).  Once the command runs it holds no
+ * descriptor at all (ns_relay() closes them: the supervisor's socket
+ * and log were never its own to keep), and spawn_exec() has wiped the
+ * environment the launcher started with from its memory.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ns.h"
+#include "pid1.h"
+#include "spawn.h"
+
+static volatile pid_t relay_to;
+
+/* Is this process pid 1 of the command's namespace (ns_enter() made
+ * it so)?  Then it outlives the command: see ns_relay(). */
+static bool is_init;
+
+/* Before there is a command to forward to, a signal stops the start,
+ * as it would stop a process that is no init. */
+static void forward(int sig)
+{
+	if (relay_to > 0)
+		kill(relay_to, sig);
+	else
+		_exit(128 + sig);
+}
+
+void pid1_catch_signals(void)
+{
+	static const int forwarded[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+	struct sigaction sa = { .sa_handler = forward };
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaction(forwarded[i], &sa, NULL);
+}
+
+int pid1_seal(void)
+{
+	return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+}
+
+void pid1_become(void)
+{
+	is_init = true;
+}
+
+bool ns_is_init(void)
+{
+	return is_init;
+}
+
+/* Wait for @child (reaping any other child on the way, as an init
+ * must) and leave with its status. */
+void ns_relay(pid_t child)
+{
+	int st;
+	pid_t w;
+
+	relay_to = child;
+	pid1_catch_signals();
+	/* nothing from here on prints or reads: the command has what it
+	 * needs, pid 1 keeps no way into anything */
+	syscall(SYS_close_range, 0U, ~0U, 0U);
+	/* the terminal sends these to the command's group, which holds
+	 * the command itself */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	for (;;) {
+		w = waitpid(-1, &st, 0);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			_exit(EXIT_CORDON);
+		if (w == child)
+			break;
+	}
+	if (WIFEXITED(st))
+		_exit(WEXITSTATUS(st));
+	_exit(128 + WTERMSIG(st));
+}

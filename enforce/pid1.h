@@ -1,0 +1,26 @@
+/*
+ * pid1.h - pid 1 of the command's PID namespace: cordon's own init,
+ * which relays signals to the command and leaves with its status.
+ */
+#ifndef CORDON_PID1_H
+#define CORDON_PID1_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* Forward the signals an init gets (TERM, HUP, USR1, USR2) to the
+ * command once there is one; before that, they stop the start. */
+void pid1_catch_signals(void);
+
+/**
+ * pid1_seal - make this process undumpable: not traceable, its /proc
+ * entries unreadable, by anything without a capability in the user
+ * namespace that owns its memory (the launcher's, outside).
+ * Return: 0, or -1 with errno.
+ */
+int pid1_seal(void);
+
+/* This process is pid 1 of the command's namespace from now on. */
+void pid1_become(void);
+
+#endif
