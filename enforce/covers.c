@@ -66,7 +66,11 @@ static void mask_one(const char *path)
 	if (shared ? user_grants(path)
 		   : (policy_rights(masking, path) & RIGHT_W) != 0)
 		return;
-	if (mount("/dev/null", path, NULL, MS_BIND, NULL) < 0)
+	/* Processes outside go on while this runs: a socket found a
+	 * moment ago may be gone (nothing to cover then), or a directory
+	 * now (not a socket) */
+	if (mount("/dev/null", path, NULL, MS_BIND, NULL) < 0 &&
+	    errno != ENOENT && errno != ENOTDIR)
 		mask_failed = errno;
 }
 

@@ -307,20 +307,20 @@ static int add_repo(struct policy *p, const char *worktree)
 /* Is @dir inside a repository's working tree (a .git above it)? */
 static bool inside_repo(const char *dir)
 {
-	char path[PATH_BUF], *slash;
+	char path[PATH_BUF], git[PATH_BUF];
 	struct stat st;
+	char *slash;
 
 	snprintf(path, sizeof(path), "%s", dir);
-	while ((slash = strrchr(path, '/')) && slash != path) {
+	while ((slash = strrchr(path, '/'))) {
 		*slash = '\0';
-		if (strlen(path) + 6 > sizeof(path))
-			return false;
-		strcat(path, "/.git");
-		if (lstat(path, &st) == 0)
+		if (!join(git, path[0] ? path : "/", ".git") &&
+		    lstat(git, &st) == 0)
 			return true;
-		path[strlen(path) - 5] = '\0';
+		if (slash == path)
+			return false;
 	}
-	return lstat("/.git", &st) == 0;
+	return false;
 }
 
 static bool skipped_dir(const char *name)

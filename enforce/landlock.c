@@ -172,8 +172,10 @@ static int add_rules(int ruleset, const struct policy *p, int abi, char *err,
 	for (size_t i = 0; i < p->nroots; i++) {
 		/* Landlock rights only add up: a protected root, which keeps
 		 * less than what contains it (and may not exist yet), is the
-		 * mounts' and the shim's to enforce */
-		if (p->roots[i].origin == ORIGIN_PROTECTED)
+		 * mounts' and the shim's to enforce; a root that grants
+		 * nothing (a link on the way to one, roots.c) adds nothing */
+		if (p->roots[i].origin == ORIGIN_PROTECTED ||
+		    !p->roots[i].rights)
 			continue;
 		ret = add_path_rule(ruleset, &p->roots[i], abi, err, errlen);
 		if (ret)

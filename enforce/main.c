@@ -7,6 +7,8 @@
  * The kernel's part is the platform's (platform.h).
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -280,6 +282,10 @@ static int run_supervised(struct cli *c, char **envp,
 			_exit(EXIT_CORDON);
 		_exit(spawn_exec(c->argv, envp, &c->policy));
 	}
+	/* the summary goes to a stderr that may be a closed pipe: an
+	 * EPIPE, never a death that would lose the command's status (the
+	 * child, made before this, keeps the default) */
+	signal(SIGPIPE, SIG_IGN);
 	status = supervise_wait(sup, pid);
 	if (!learning)
 		gitguard_sweep(&c->policy, swept, sup);
@@ -349,10 +355,34 @@ static int run(struct cli *c)
 	return run_supervised(c, envp, &fs, kernel, &sup);
 }
 
+/*
+ * A descriptor 0, 1 or 2 closed when cordon starts: taken by /dev/null
+ * (as coreutils do), so that none of cordon's own files (the audit
+ * log, the report socket) becomes the command's stdin, stdout or
+ * stderr; close-on-exec, so that the command finds it closed, as it
+ * would without cordon.
+ */
+static void hold_std_fds(void)
+{
+	for (int fd = 0; fd <= 2; fd++) {
+		int null;
+
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0 && null != fd) {
+			dup3(null, fd, O_CLOEXEC);
+			close(null);
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct cli c;
 	char err[512];
+
+	hold_std_fds();
 
 	if (cli_parse(argc, argv, &c, err, sizeof(err))) {
 		fprintf(stderr,

@@ -10,12 +10,15 @@
  * (pid1_seal()): the command, which has no capability in the user
  * namespace that owns pid 1's memory, can neither trace it
  * (ptrace, pidfd_getfd, process_vm_readv) nor read its /proc entries
- * (environ, mem, fd, maps).  Once the command runs it holds no
- * descriptor at all (ns_relay() closes them: the supervisor's socket
- * and log were never its own to keep), and spawn_exec() has wiped the
- * environment the launcher started with from its memory.
+ * (environ, mem, fd links, maps).  Before anything else it closes the
+ * descriptors of cordon's own (the supervisor's socket and log), and
+ * once the command runs every other one (ns_relay(): the command has
+ * them itself); spawn_exec() has wiped the environment the launcher
+ * started with from its memory.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -27,6 +30,18 @@
 #include "spawn.h"
 
 static volatile pid_t relay_to;
+
+/* A descriptor's number from its /proc/self/fd name; -1 for "." */
+static int atoi_fd(const char *s)
+{
+	int fd = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9' && fd < 1 << 24; s++)
+		fd = fd * 10 + (*s - '0');
+	return fd;
+}
 
 /* Is this process pid 1 of the command's namespace (ns_enter() made
  * it so)?  Then it outlives the command: see ns_relay(). */
@@ -52,8 +67,35 @@ void pid1_catch_signals(void)
 		sigaction(forwarded[i], &sa, NULL);
 }
 
+/* Close every descriptor of cordon's own: those it made close-on-exec
+ * (the supervisor's socket and log), which the command never inherits
+ * either.  The others are the command's, which it holds itself. */
+static void close_own_fds(void)
+{
+	char buf[4096] __attribute__((aligned(8)));
+	int dir = open("/proc/self/fd", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ssize_t n;
+
+	if (dir < 0)
+		return;
+	while ((n = getdents64(dir, buf, sizeof(buf))) > 0)
+		for (ssize_t off = 0; off < n;) {
+			struct dirent64 *e = (struct dirent64 *)(buf + off);
+			int fd = atoi_fd(e->d_name), flags;
+
+			off += e->d_reclen;
+			if (fd <= 2 || fd == dir)
+				continue;
+			flags = fcntl(fd, F_GETFD);
+			if (flags >= 0 && (flags & FD_CLOEXEC))
+				close(fd);
+		}
+	close(dir);
+}
+
 int pid1_seal(void)
 {
+	close_own_fds();
 	return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 }
 

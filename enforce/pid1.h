@@ -8,12 +8,13 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* Forward the signals an init gets (TERM, HUP, USR1, USR2) to the
+/* Forward the signals an init receives (TERM, HUP, USR1, USR2) to the
  * command once there is one; before that, they stop the start. */
 void pid1_catch_signals(void);
 
 /**
- * pid1_seal - make this process undumpable: not traceable, its /proc
+ * pid1_seal - close the descriptors of cordon's own (close-on-exec
+ * ones) and make this process undumpable: not traceable, its /proc
  * entries unreadable, by anything without a capability in the user
  * namespace that owns its memory (the launcher's, outside).
  * Return: 0, or -1 with errno.

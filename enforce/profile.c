@@ -221,7 +221,7 @@ bool profile_is_file(const char *name)
 	return strchr(name, '/') || !builtin(name);
 }
 
-int profile_apply(struct cli *c, char *err, size_t errlen)
+static int apply_all(struct cli *c, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < c->nprofiles; i++) {
 		const char *name = c->profiles[i];
@@ -265,4 +265,15 @@ int profile_apply(struct cli *c, char *err, size_t errlen)
 			return ret;
 	}
 	return 0;
+}
+
+int profile_apply(struct cli *c, char *err, size_t errlen)
+{
+	int ret = apply_all(c, err, errlen);
+
+	/* a key or a value of the profile may hold a newline or an escape:
+	 * the message stays one line, for a terminal */
+	if (ret)
+		cli_oneline(err);
+	return ret;
 }

@@ -31,6 +31,16 @@ static const char *const system_dirs[] = {
 	"/lib64", "/libx32", "/etc",  "/opt", NULL,
 };
 
+/* Where NSS's systemd module looks users and groups up (user records,
+ * and the sockets of systemd-userdbd, which the mount layer covers): a
+ * lookup runs through them quietly, then falls back to /etc. */
+static const char *const userdb_dirs[] = {
+	"/run/systemd/userdb",
+	"/run/userdb",
+	"/run/host/userdb",
+	NULL,
+};
+
 static const char *const dotfiles[] = {
 	".profile",	".bashrc",  ".bash_profile", ".bash_login",
 	".bash_logout", ".inputrc", ".zshenv",	     ".zshrc",
@@ -68,6 +78,44 @@ int roots_expand(const char *path, char out[PATH_BUF])
 	return 0;
 }
 
+/*
+ * The symbolic links on the way to a root as it was named (/bin ->
+ * usr/bin on a merged /usr, a /home that is a link): the kernel lets
+ * lstat and readlink see them, so the shim must too.  Each is a root
+ * of its own that grants nothing (Landlock would follow it to its
+ * target): it is only on the way to a root, so visible.  Only looked
+ * for when @given does not read as @canon.
+ */
+static int add_links(struct policy *p, const char *given, const char *canon)
+{
+	char abs[PATH_BUF], link[PATH_BUF];
+	struct stat st;
+	int ret = 0;
+
+	if (given[0] == '/' ? path_normalize(given, abs) != 0
+			    : path_resolve(AT_FDCWD, ".", 0, link) != 0 ||
+				      snprintf(abs, sizeof(abs), "%s/%s", link,
+					       given) >= (int)sizeof(abs) ||
+				      path_normalize(abs, abs) != 0)
+		return 0;
+	if (strcmp(abs, canon) == 0)
+		return 0;
+	for (char *s = abs + 1; !ret && *s; s++) {
+		char c;
+
+		if (s[1] != '/' && s[1] != '\0')
+			continue;
+		c = s[1];
+		s[1] = '\0';
+		if (lstat(abs, &st) == 0 && S_ISLNK(st.st_mode) &&
+		    path_resolve(AT_FDCWD, abs, PATH_NOFOLLOW, link) == 0)
+			ret = policy_add_root(p, link, 0, ORIGIN_DEFAULT,
+					      false);
+		s[1] = c;
+	}
+	return ret;
+}
+
 /* Canonicalise @path and add it; -ENOENT and friends when it is absent. */
 static int add(struct policy *p, const char *path, unsigned int rights,
 	       enum root_origin origin)
@@ -84,7 +132,8 @@ static int add(struct policy *p, const char *path, unsigned int rights,
 		return ret;
 	if (stat(canon, &st) < 0)
 		return -errno;
-	return policy_add_root(p, canon, rights, origin, S_ISDIR(st.st_mode));
+	ret = policy_add_root(p, canon, rights, origin, S_ISDIR(st.st_mode));
+	return ret ? ret : add_links(p, buf, canon);
 }
 
 /* Add a default root; a path this host lacks is not an error. */
@@ -127,6 +176,8 @@ int roots_add_system(struct policy *p)
 		ret = add_default(p, "/proc", RIGHT_R);
 	if (!ret)
 		ret = add_default(p, "/sys", RIGHT_R);
+	if (!ret)
+		ret = add_list(p, userdb_dirs, RIGHT_R, "");
 	if (!ret)
 		ret = add_list(p, dotfiles, RIGHT_R, "~/");
 	return ret;

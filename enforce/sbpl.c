@@ -424,8 +424,9 @@ static void put_root(struct gen *g, const struct root *r)
 	}
 	/* A root is visible whatever its rights (the shim's
 	 * policy_is_visible(); Landlock does not restrict stat). */
-	if (!prot && ops && !(ops & RIGHT_R))
-		sb_puts(&sb, " file-read-metadata");
+	if (!prot && !(ops & RIGHT_R))
+		sb_puts(&sb,
+			sb.len ? " file-read-metadata" : "file-read-metadata");
 	if (sb.len)
 		sbpl_rule(g, prot ? "deny" : "allow", list,
 			  r->is_dir ? "subpath" : "literal", r->path);

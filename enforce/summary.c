@@ -110,31 +110,27 @@ static int by_count_target(const void *a, const void *b)
 }
 
 /* The denials, grouped by rule, most frequent first. */
-static void print_groups(void)
+static void print_groups(size_t total)
 {
 	char esc[ESCAPED_MAX], esc2[ESCAPED_MAX];
-	size_t rest = 0;
+	size_t rest = total;
 
 	qsort(groups, ngroups, sizeof(groups[0]), by_count_group);
-	for (size_t i = 0; i < ngroups; i++) {
+	for (size_t i = 0; i < ngroups && i < RULES_SHOWN; i++) {
 		struct rule_group *g = &groups[i];
-		size_t more = 0;
+		/* counted against the group's own total, not the targets
+		 * kept: past PATHS_KEPT distinct ones they are not */
+		size_t more = g->count;
 
-		if (i >= RULES_SHOWN) {
-			rest += g->count;
-			continue;
-		}
+		rest -= g->count;
 		qsort(g->targets, g->ntargets, sizeof(g->targets[0]),
 		      by_count_target);
 		fprintf(stderr, "cordon:   %s (%zu):\n", ESCAPE(esc, g->rule),
 			g->count);
-		for (size_t j = 0; j < g->ntargets; j++) {
+		for (size_t j = 0; j < g->ntargets && j < PATHS_SHOWN; j++) {
 			const struct target *t = &g->targets[j];
 
-			if (j >= PATHS_SHOWN) {
-				more += t->count;
-				continue;
-			}
+			more -= t->count;
 			fprintf(stderr, "cordon:   %6zu  %s%s%s\n", t->count,
 				ESCAPE(esc, t->what),
 				*t->allow ? "; allow " : "",
@@ -146,6 +142,7 @@ static void print_groups(void)
 				"log)\n",
 				more);
 	}
+	/* every denial, under rules past RULES_KEPT too */
 	if (rest)
 		fprintf(stderr,
 			"cordon:   and %zu more under other rules (see the "
@@ -254,7 +251,7 @@ void supervise_summary(const struct supervisor *s)
 
 	if (s->denials) {
 		print_header(s);
-		print_groups();
+		print_groups(s->denials);
 	}
 	for (size_t i = 0; i < s->nunshimmed; i++)
 		fprintf(stderr,

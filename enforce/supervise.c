@@ -18,6 +18,7 @@
  * "kernel".  When the command ends it drains the socket and returns the
  * command's status as env(1) would.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -85,6 +86,33 @@ int supervise_default_log(char out[PATH_BUF])
 	return 0;
 }
 
+/*
+ * The report sockets that runs killed before they could clean up left
+ * in @dir (cordon-PID.sock of a PID that no longer lives): removed,
+ * so that nothing is left behind for long, whatever ended cordon.
+ */
+static void remove_stale(const char *dir)
+{
+	char path[PATH_BUF];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int pid, end;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		end = 0;
+		if (sscanf(e->d_name, "cordon-%d.sock%n", &pid, &end) != 1 ||
+		    e->d_name[end] || pid <= 0 ||
+		    (kill(pid, 0) == 0 || errno != ESRCH))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) <
+		    (int)sizeof(path))
+			unlink(path);
+	}
+	closedir(d);
+}
+
 static int bind_socket(struct supervisor *s)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -98,6 +126,7 @@ static int bind_socket(struct supervisor *s)
 		return -ENOENT;
 	else
 		n = (int)strlen(dir);
+	remove_stale(dir);
 	n = snprintf(s->sockpath, sizeof(s->sockpath), "%.*s/cordon-%d.sock", n,
 		     dir, (int)getpid());
 	if (n < 0 || n >= (int)sizeof(sa.sun_path))

@@ -25,6 +25,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "env.h"
 #include "exec_env.h"
@@ -84,6 +85,41 @@ static char *preload_for(char *entry, char *buf, size_t len)
 	return sb.full ? shim.preload : buf;
 }
 
+/*
+ * A vector for an environment larger than EXEC_ENV_CAP: mapped, not
+ * allocated (mmap is a system call: async-signal-safe, no lock), the
+ * first @n entries copied from the stack.  exec_env_done() unmaps it;
+ * an exec that succeeds takes the address space with it, except in a
+ * vfork child, where it stays behind in the parent: one mapping per
+ * such exec, only for environments this large.
+ */
+static char **grow(struct exec_env *e, char *const *envp, size_t n, size_t room)
+{
+	size_t total = n;
+	void *m;
+
+	while (envp[total])
+		total++;
+	e->big_len = (total + room) * sizeof(char *);
+	m = mmap(NULL, e->big_len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return NULL;
+	memcpy(m, e->vec, n * sizeof(char *));
+	e->big = m;
+	return m;
+}
+
+void exec_env_done(struct exec_env *e)
+{
+	int saved = errno;
+
+	if (e->big)
+		munmap(e->big, e->big_len);
+	e->big = NULL;
+	errno = saved;
+}
+
 int exec_env_build(struct exec_env *e, char *const *envp)
 {
 	bool loaded = shim_is_ready() && shim.active;
@@ -93,9 +129,11 @@ int exec_env_build(struct exec_env *e, char *const *envp)
 	bool preload = false, policy = false, asan = false;
 	/* Room for one more, those appended and the NULL. */
 	size_t room = carry_asan ? 5 : 4;
-	size_t n = 0;
+	size_t n = 0, cap = EXEC_ENV_CAP;
+	char **vec = e->vec;
 
 	e->envp = envp;
+	e->big = NULL;
 	if (!carry_preload && !carry_policy)
 		return 0;
 	for (size_t i = 0; envp && envp[i]; i++) {
@@ -115,18 +153,22 @@ int exec_env_build(struct exec_env *e, char *const *envp)
 			asan = true;
 			v = (char *)env_asan_entry(v, e->asan, sizeof(e->asan));
 		}
-		if (n + room > EXEC_ENV_CAP)
-			return -E2BIG;
-		e->vec[n++] = v;
+		if (n + room > cap) {
+			vec = e->big ? NULL : grow(e, envp, n, room);
+			if (!vec)
+				return -E2BIG;
+			cap = e->big_len / sizeof(char *);
+		}
+		vec[n++] = v;
 	}
 	if (carry_asan && !asan)
-		e->vec[n++] = (char *)env_asan_entry(NULL, NULL, 0);
+		vec[n++] = (char *)env_asan_entry(NULL, NULL, 0);
 	if (carry_preload && !preload)
-		e->vec[n++] = shim.preload;
+		vec[n++] = shim.preload;
 	if (carry_policy && !policy)
-		e->vec[n++] = shim.snapshot;
-	e->vec[n] = NULL;
-	e->envp = e->vec;
+		vec[n++] = shim.snapshot;
+	vec[n] = NULL;
+	e->envp = vec;
 	return 0;
 }
 
@@ -141,7 +183,9 @@ exec_env_execve(int (*exec)(const char *, char *const[], char *const[]),
 		errno = -ret;
 		return -1;
 	}
-	return exec(path, argv, env.envp);
+	ret = exec(path, argv, env.envp);
+	exec_env_done(&env);
+	return ret;
 }
 
 bool exec_env_is_same(char *const *a, char *const *b)

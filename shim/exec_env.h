@@ -24,7 +24,9 @@
 #define EXEC_PRELOAD_MAX PATH_BUF /* "LD_PRELOAD=ours theirs" */
 
 struct exec_env {
-	char *vec[EXEC_ENV_CAP];	/* the new envp, NULL-terminated */
+	char *vec[EXEC_ENV_CAP]; /* the new envp, NULL-terminated */
+	char **big;		 /* ...or, larger, mapped */
+	size_t big_len;
 	char preload[EXEC_PRELOAD_MAX]; /* a composed loader entry */
 	char asan[EXEC_PRELOAD_MAX];	/* a composed ASAN_OPTIONS entry */
 	char *const *envp;		/* what to pass to exec */
@@ -57,11 +59,17 @@ bool exec_env_lists_self(const char *list);
  * (env_asan_entry).  Nothing changes when no policy is loaded.
  * Async-signal-safe; errno untouched.
  *
- * Return: 0 with @e->envp set, or -E2BIG when @envp has more than
- * EXEC_ENV_CAP - 4 variables (an exec that cannot carry the shim does
- * not run).
+ * An environment of more than EXEC_ENV_CAP - 5 variables is built in a
+ * mapping of its own, which exec_env_done() gives back.
+ *
+ * Return: 0 with @e->envp set, or -E2BIG when no memory can be mapped
+ * for a large one (an exec that cannot carry the shim does not run).
  */
 int exec_env_build(struct exec_env *e, char *const *envp);
+
+/* Give back what exec_env_build() mapped, once @e->envp is no longer
+ * needed (the exec failed, the spawn returned).  errno untouched. */
+void exec_env_done(struct exec_env *e);
 
 /**
  * exec_env_restore - make environ carry the shim for system(), popen()

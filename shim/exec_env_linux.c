@@ -86,6 +86,8 @@ int exec_env_restore(void)
 
 	lock();
 	e = &stores[next_store];
+	/* the copy this store held is no longer environ (they alternate) */
+	exec_env_done(e);
 	ret = exec_env_build(e, environ);
 	if (ret == 0 && !exec_env_is_same(e->envp, environ)) {
 		__atomic_store_n(&environ, e->vec, __ATOMIC_RELEASE);

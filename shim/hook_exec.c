@@ -247,9 +247,9 @@ static NOINLINE int run_execvpe(const char *file, char *const argv[],
 		return refuse(-ret);
 	if (!real_execvpe)
 		RESOLVE(execvpe);
-	if (!real_execvpe)
-		return refuse(ENOSYS);
-	return real_execvpe(file, argv, env.envp);
+	ret = real_execvpe ? real_execvpe(file, argv, env.envp) : -1;
+	exec_env_done(&env);
+	return real_execvpe ? ret : refuse(ENOSYS);
 }
 
 static NOINLINE int run_fexecve(int fd, char *const argv[], char *const envp[])
@@ -260,9 +260,12 @@ static NOINLINE int run_fexecve(int fd, char *const argv[], char *const envp[])
 	if (ret)
 		return refuse(-ret);
 	if (!real_fexecve)
-		return (int)syscall(SYS_execveat, fd, "", argv, env.envp,
-				    AT_EMPTY_PATH);
-	return real_fexecve(fd, argv, env.envp);
+		ret = (int)syscall(SYS_execveat, fd, "", argv, env.envp,
+				   AT_EMPTY_PATH);
+	else
+		ret = real_fexecve(fd, argv, env.envp);
+	exec_env_done(&env);
+	return ret;
 }
 
 static NOINLINE int run_execveat(int dirfd, const char *path,
@@ -275,9 +278,12 @@ static NOINLINE int run_execveat(int dirfd, const char *path,
 	if (ret)
 		return refuse(-ret);
 	if (!real_execveat)
-		return (int)syscall(SYS_execveat, dirfd, path, argv, env.envp,
-				    flags);
-	return real_execveat(dirfd, path, argv, env.envp, flags);
+		ret = (int)syscall(SYS_execveat, dirfd, path, argv, env.envp,
+				   flags);
+	else
+		ret = real_execveat(dirfd, path, argv, env.envp, flags);
+	exec_env_done(&env);
+	return ret;
 }
 
 /* The hook's half of an execl*: collect the arguments, then forward. */
@@ -441,9 +447,9 @@ static NOINLINE int run_spawn(spawn_fn *real, pid_t *pid, const char *file,
 
 	if (ret)
 		return -ret;
-	if (!real)
-		return ENOSYS;
-	return real(pid, file, fa, attr, argv, env.envp);
+	ret = real ? real(pid, file, fa, attr, argv, env.envp) : ENOSYS;
+	exec_env_done(&env);
+	return ret;
 }
 
 static int spawn(spawn_fn *real, const char *name, bool use_path, pid_t *pid,

@@ -6,12 +6,14 @@
  * constructors of the program's own libraries; a hook called earlier
  * still (or from another thread during start-up) runs shim_init() itself.
  * Never exits, aborts or prints through stdio; a malformed snapshot
- * leaves the shim inactive (the kernel layer still holds) and says so
- * in one line.
+ * makes it refuse everything (standalone_refuse_all), and say so in one
+ * line.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -24,9 +26,26 @@
 
 struct shim_state shim;
 
-static void say(const char *msg)
+/* What descriptor 2 is as the process begins: its stderr (shim_say). */
+static void note_stderr(void)
 {
-	syscall(SYS_write, 2, msg, strlen(msg));
+	struct stat st;
+
+	shim.err_open = syscall(SYS_newfstatat, 2, "", &st, AT_EMPTY_PATH) == 0;
+	shim.err_dev = st.st_dev;
+	shim.err_ino = st.st_ino;
+}
+
+void shim_say(const char *line, size_t len)
+{
+	struct stat st;
+	int saved = errno;
+
+	if (shim.err_open &&
+	    syscall(SYS_newfstatat, 2, "", &st, AT_EMPTY_PATH) == 0 &&
+	    st.st_dev == shim.err_dev && st.st_ino == shim.err_ino)
+		syscall(SYS_write, 2, line, len);
+	errno = saved;
 }
 
 /* getenv() on @envp: with -z initfirst the constructor may run before
@@ -79,8 +98,9 @@ static void load_policy(char **envp)
 	shim.store = shim_arena_next();
 	if (snapshot_decode(v, &shim.policy, &shim.extra, shim.store,
 			    SNAPSHOT_MAX) != 0) {
-		say("cordon: shim: malformed " SNAPSHOT_VAR
-		    "; explanations are off, the kernel layer still holds\n");
+		/* fail closed: a snapshot set by hand, or too long */
+		standalone_refuse_all(envp);
+		shim.active = true;
 		return;
 	}
 	shim.active = shim.snapshot[0] != '\0';
@@ -108,6 +128,7 @@ static void init_from(char **envp)
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return; /* done, or under way: hooks fall back meanwhile */
 	guard_enter();
+	note_stderr();
 	exec_env_init(envp); /* the shim's file, and shim.preload */
 	load_policy(envp);
 	resolve_all();

@@ -106,7 +106,7 @@ static void write_line(const struct op *op, const char *resolved,
 	if (sb.full)
 		sb.len = sizeof(line) - 2;
 	line[sb.len++] = '\n';
-	syscall(SYS_write, 2, line, sb.len);
+	shim_say(line, sb.len);
 }
 
 bool report_first_time(const char *name, unsigned int need, const char *key)

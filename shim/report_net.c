@@ -185,7 +185,7 @@ static void write_line(const struct net_denial *d, const char *dest,
 	if (sb.full)
 		sb.len = sizeof(line) - 2;
 	line[sb.len++] = '\n';
-	syscall(SYS_write, 2, line, sb.len);
+	shim_say(line, sb.len);
 }
 
 void report_net_denial(const struct net_denial *d)

@@ -10,6 +10,7 @@
 #define CORDON_SHIM_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <stddef.h>
 
 #include "path.h"
@@ -34,6 +35,9 @@
 struct shim_state {
 	int init_state; /* init.c: none, running, done */
 	bool active;	/* a policy was loaded: hooks decide */
+	bool err_open;	/* descriptor 2 was open when the process began: */
+	dev_t err_dev;	/* the file it was; lines go there only */
+	ino_t err_ino;
 	struct snapshot_extra extra;
 	char *preload;	/* "LD_PRELOAD=..." as loaded (SHIM_PRELOAD_MAX) */
 	char *snapshot; /* "CORDON_POLICY=..." as loaded (SNAPSHOT_MAX) */
@@ -65,6 +69,12 @@ void shim_arena_cut(const char *piece);
 /* "NAME=value" of @name in @envp as a new piece of the arena ("" when
  * absent or longer than @cap). */
 char *shim_keep(char **envp, const char *name, size_t cap);
+
+/* Write @len bytes of @line to the process's stderr: descriptor 2, only
+ * while it is the file it was when the process began (a program that
+ * started with it closed and opened a file of its own as 2 gets nothing
+ * written into that file).  Raw syscalls; errno untouched. */
+void shim_say(const char *line, size_t len);
 
 /* Resolve @name (at @version when not NULL) in the next object. */
 void *real_sym(const char *name, const char *version);

@@ -94,7 +94,7 @@ static void say(const char *a, const char *b, const char *c)
 	sb_puts(&sb, b ? b : "");
 	sb_puts(&sb, c ? c : "");
 	line[sb.len++] = '\n';
-	syscall(SYS_write, 2, line, sb.len);
+	shim_say(line, sb.len);
 }
 
 static void warn_path(const char *what, const char *path, const char *why)
@@ -431,4 +431,16 @@ int standalone_load(char **envp)
 	scrub_environ();
 	apply_landlock();
 	return 0;
+}
+
+void standalone_refuse_all(char **envp)
+{
+	start_envp = envp;
+	memset(&shim.policy, 0, offsetof(struct policy, roots));
+	memset(&shim.extra, 0, sizeof(shim.extra));
+	shim.policy.net = NET_OFF;
+	say("malformed " SNAPSHOT_VAR ": every file, program and connection "
+	    "is refused (set it only through cordon, or unset it)",
+	    NULL, NULL);
+	apply_landlock();
 }

@@ -15,4 +15,13 @@
  */
 int standalone_load(char **envp);
 
+/**
+ * standalone_refuse_all - a policy snapshot that cannot be read leaves
+ * no policy to enforce: never none at all.  Everything is refused (no
+ * root, the network off, the environment scrubbed), by the shim and by
+ * Landlock where the kernel has it, and one line says why.  Children
+ * get the same snapshot, and refuse all too.  @envp as above.
+ */
+void standalone_refuse_all(char **envp);
+
 #endif

@@ -170,12 +170,14 @@ static NOINLINE int run_execvp(const char *file, const char *found,
 
 	if (ret)
 		return refuse(-ret);
-	if (!found || exec_env_is_same(env.envp, environ))
+	if (!found || exec_env_is_same(env.envp, environ)) {
+		exec_env_done(&env);
 		return execvp(file, argv);
+	}
 	execve(found, argv, env.envp);
-	if (errno != ENOEXEC)
-		return -1;
-	return run_as_script(found, argv, env.envp);
+	ret = errno == ENOEXEC ? run_as_script(found, argv, env.envp) : -1;
+	exec_env_done(&env);
+	return ret;
 }
 
 static int cordon_execvp(const char *file, char *const argv[])
@@ -228,7 +230,9 @@ static int spawn(spawn_fn *real, const char *name, bool use_path, pid_t *pid,
 	errno = saved;
 	if (err)
 		return err;
-	return real(pid, file, fa, attr, argv, env.envp);
+	err = real(pid, file, fa, attr, argv, env.envp);
+	exec_env_done(&env);
+	return err;
 }
 
 static int cordon_posix_spawn(pid_t *pid, const char *path,

@@ -4,7 +4,9 @@
  *
  *   reach environ PID          print PID's /proc environ, a line each
  *   reach mem PID              read 16 bytes of PID's memory
- *   reach fds PID              list PID's /proc fd directory
+ *   reach fds PID              PID's descriptors (its /proc fd directory)
+ *                              that this process does not have open: what
+ *                              PID holds beyond what it passed on
  *   reach getfds PID           take every descriptor of PID with
  *                              pidfd_getfd(2); into each regular file
  *                              taken, append "forged" and truncate it
@@ -100,11 +102,15 @@ static int fds_of(const char *pid)
 
 	if (fd < 0 || !(d = fdopendir(fd)))
 		return done(-1);
-	errno = 0;
-	while ((e = readdir(d)))
-		if (e->d_name[0] != '.')
+	for (;;) {
+		errno = 0;
+		e = readdir(d);
+		if (!e)
+			return done(errno ? -1 : 0);
+		if (e->d_name[0] != '.' &&
+		    fcntl((int)num(e->d_name), F_GETFD) < 0)
 			printf("fd %s\n", e->d_name);
-	return done(errno ? -1 : 0);
+	}
 }
 
 static int getfds(long pid)

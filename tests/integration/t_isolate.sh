@@ -25,15 +25,16 @@ test_isolate_init_has_no_environment_fds_or_tracer() {
 		assert_stdout_lacks '^fd '
 	done
 	# twin: the same calls on a process of the command's own, inside
+	# (one holding a descriptor its caller does not have)
 	CORDON_IT_SECRET=s3cr3t cordon --no-shim -- sh -c '
-		env CORDON_IT_TWIN=t1 sleep 5 < /dev/null > /dev/null 2>&1 &
+		env CORDON_IT_TWIN=t1 sleep 5 < /dev/null > /dev/null 2>&1 7< /dev/null &
 		p=$!; sleep 0.3
 		"$1" environ $p && "$1" mem $p && "$1" fds $p &&
 		"$1" getfds $p && "$1" ptrace $p; r=$?; kill $p; exit $r' \
 		sh "$HELPERS/reach"
 	assert_status 0
 	assert_stdout_has '^CORDON_IT_TWIN=t1$'
-	assert_stdout_has '^fd 0$'
+	assert_stdout_has '^fd 7$'
 	assert_stdout_has '^took 0$'
 	assert_stdout_lacks s3cr3t
 }

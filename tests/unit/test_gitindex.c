@@ -3,6 +3,7 @@
  * here byte by byte (versions 2, 3 and 4), and refusals of broken ones.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gitindex.h"
@@ -56,7 +57,7 @@ static void entry(struct idx *x, unsigned long version, unsigned long mode,
 		x->b[x->n++] = (unsigned char)drop; /* < 128: one byte */
 		memcpy(x->b + x->n, name + common, len - common + 1);
 		x->n += len - common + 1;
-		strcpy(x->prev, name);
+		snprintf(x->prev, sizeof(x->prev), "%s", name);
 		return;
 	}
 	memcpy(x->b + x->n, name, len);
@@ -71,7 +72,7 @@ static void collect(const char *path, void *arg)
 {
 	(void)arg;
 	if (nfound < 8)
-		strcpy(found[nfound++], path);
+		snprintf(found[nfound++], sizeof(found[0]), "%s", path);
 }
 
 static int links(struct idx *x)

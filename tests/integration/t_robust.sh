@@ -1,0 +1,175 @@
+# Real programs behave as they do bare, and cordon keeps its word under
+# odd conditions: ptys, the links of a merged /usr, very large
+# environments, descriptors 0-2 closed, a stderr that is a closed pipe,
+# a cordon killed with SIGKILL, a policy in the environment that cannot
+# be read.  Each is compared with the same command without cordon.
+
+test_robust_pseudo_terminals_work() {
+	command -v script > /dev/null || skip "SKIP: no script(1)"
+	local cmd='script -qc "echo pty-ok" /dev/null; python3 -c "import os; m, s = os.openpty(); print(\"openpty\", os.ttyname(s).startswith(\"/dev/pts/\"))"'
+	cordon -- sh -c "$cmd"
+	assert_status 0
+	assert_stdout_has 'pty-ok'
+	assert_stdout_has '^openpty True$'
+	cordon --no-shim -- sh -c "$cmd"
+	assert_stdout_has 'pty-ok'
+	# twin
+	plain sh -c "$cmd"
+	assert_stdout_has 'pty-ok'
+	assert_stdout_has '^openpty True$'
+}
+
+# /bin, /lib, /sbin, /lib64 are links into /usr on Debian: lstat and
+# readlink see them as bare.
+test_robust_links_of_a_merged_usr_are_seen_as_bare() {
+	local cmd='readlink -f /bin/sh; for l in /bin /lib /sbin /lib64; do [ -e $l ] && ls -ld $l | awk "{print \$1, \$NF}"; done; realpath /bin/sh; python3 -I -c "import os; print(os.path.realpath(\"/bin/sh\"), os.readlink(\"/bin\"))"'
+	plain sh -c "$cmd"
+	assert_status 0
+	cp "$T/stdout" "$T/bare"
+	cordon -- sh -c "$cmd"
+	assert_status 0
+	cmp -s "$T/stdout" "$T/bare" || { show; diff "$T/bare" "$T/stdout"; fail "not as bare"; }
+	assert_stderr_lines 0
+}
+
+test_robust_a_very_large_environment_reaches_every_child() {
+	local cmd='env | grep -c "^CORDON_IT_V"; python3 -c "import os, subprocess; e = dict(os.environ); e.pop(\"LD_PRELOAD\", None); print(subprocess.run([\"sh\", \"-c\", \"env | grep -c ^CORDON_IT_V\"], env=e, capture_output=True, text=True).stdout.strip())"'
+	local i
+	for i in $(seq 3000); do export "CORDON_IT_V$i=value-$i"; done
+	cordon --inherit-env -- sh -c "$cmd"
+	assert_status 0
+	[ "$(sed -n 1p "$T/stdout")" = 3000 ] || { show; fail "the command lost variables"; }
+	[ "$(sed -n 2p "$T/stdout")" = 3000 ] || { show; fail "a child lost variables"; }
+	# the child of a program that dropped LD_PRELOAD still has the shim
+	cordon --inherit-env -- python3 -c 'import os, subprocess
+e = dict(os.environ); e.pop("LD_PRELOAD")
+subprocess.run(["cat", "/etc/shadow"], env=e, capture_output=True)'
+	assert_stderr_has '/etc/shadow is protected (1)'
+	# twin
+	plain sh -c "$cmd"
+	[ "$(sed -n 1p "$T/stdout")" = 3000 ] || fail "the twin lost variables"
+}
+
+# Descriptors 0-2 closed when cordon starts: the command finds them
+# closed as it would bare, none of cordon's files takes their place, and
+# the shim writes no line into a file the command opens as 2 later.
+test_robust_closed_standard_descriptors() {
+	echo s3cr3t > "$T/out/secret"
+	local probe='python3 -c "import os
+for fd in 0, 1, 2:
+    try:
+        os.fstat(fd); print(fd, \"open\", file=open(\"fds\", \"a\"))
+    except OSError:
+        print(fd, \"closed\", file=open(\"fds\", \"a\"))"'
+	"$CORDON" --log "$T/out/audit.jsonl" -- sh -c "$probe; cat '$T/out/secret'; echo done > done.txt" 2>&- <&-
+	assert_content "$T/ws/done.txt" done
+	grep -q '^2 closed$' "$T/ws/fds" || { cat "$T/ws/fds"; fail "fd 2 was not closed inside"; }
+	grep -q '^0 closed$' "$T/ws/fds" || { cat "$T/ws/fds"; fail "fd 0 was not closed inside"; }
+	! grep -qv '^{' "$T/out/audit.jsonl" || fail "a line that is no record is in the log"
+	grep -q "$T/out/secret" "$T/out/audit.jsonl" || fail "the denial was not recorded"
+	# a program started without stderr opens a file of its own as 2,
+	# then is refused something: its file holds only what it wrote
+	"$CORDON" -- python3 -c "import os
+fd = os.open('data.txt', os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+assert fd == 2, fd
+try:
+    open('$T/out/secret')
+except OSError:
+    pass
+os.write(fd, b'data')" 2>&-
+	assert_content "$T/ws/data.txt" data
+	# twin: bare, the same descriptors are closed
+	rm -f "$T/ws/fds"
+	sh -c "$probe" 2>&- <&-
+	grep -q '^2 closed$' "$T/ws/fds" || fail "twin: fd 2 open"
+}
+
+# stderr a closed pipe: cordon's summary must not kill it (SIGPIPE) nor
+# lose the command's status; no report socket is left behind.
+test_robust_stderr_a_closed_pipe_keeps_the_status() {
+	local dir=${XDG_RUNTIME_DIR:-$HOME/.local/state/cordon}
+	echo s3cr3t > "$T/out/secret"
+	"$CORDON" -- sh -c "cat '$T/out/secret' 2> /dev/null; sleep 0.2; exit 7" 2>&1 | true
+	local rc=${PIPESTATUS[0]}
+	[ "$rc" -eq 7 ] || fail "status $rc, expected 7"
+	# twin
+	sh -c 'sleep 0.2; exit 7' 2>&1 | true
+	[ "${PIPESTATUS[0]}" -eq 7 ] || fail "twin status"
+	[ -d "$dir" ] || return 0
+	! ls "$dir"/cordon-*.sock 2> /dev/null | grep -q . ||
+		{ ls -l "$dir"; fail "a report socket was left behind"; }
+}
+
+# A cordon killed with SIGKILL leaves its report socket; the next run
+# removes it.
+test_robust_a_killed_run_leaves_nothing_for_long() {
+	local dir=${XDG_RUNTIME_DIR:-$HOME/.local/state/cordon}
+	"$CORDON" -- sleep 30 > /dev/null 2>&1 &
+	local pid=$! i
+	for i in $(seq 100); do
+		[ -S "$dir/cordon-$pid.sock" ] && break
+		sleep 0.05
+	done
+	[ -S "$dir/cordon-$pid.sock" ] || fail "no socket to leave behind"
+	kill -9 "$pid"
+	wait "$pid" 2> /dev/null
+	for i in $(seq 100); do
+		pgrep -f "^sleep 30$" -u "$(id -u)" > /dev/null || break
+		sleep 0.05
+	done
+	! pgrep -f "^sleep 30$" -u "$(id -u)" > /dev/null || fail "the command outlived cordon"
+	[ -S "$dir/cordon-$pid.sock" ] || fail "the twin: the socket should be left by SIGKILL"
+	cordon -- true
+	assert_status 0
+	[ ! -e "$dir/cordon-$pid.sock" ] || fail "the stale socket is still there"
+}
+
+# A policy in the environment that cannot be read: the shim refuses
+# everything, and says why; it never allows all.
+test_robust_the_shim_alone_fails_closed_on_a_malformed_policy() {
+	echo s3cr3t > "$T/out/secret"
+	CORDON_POLICY=garbage CORDON_EXEC=/usr:/bin:/lib:/lib64:/etc \
+		LD_PRELOAD="$HELPERS/libcordon.so" sh -c "cat '$T/out/secret'" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status_not 0
+	assert_stdout_lacks s3cr3t
+	assert_stderr_has '^cordon: malformed CORDON_POLICY: every file, program and connection is refused'
+	# twin: without the shim the file is read
+	plain cat "$T/out/secret"
+	assert_stdout_has s3cr3t
+}
+
+# The summary's counts add up past the paths and rules it keeps.
+test_robust_summary_counts_add_up() {
+	mkdir -p "$T/out/many"
+	local i
+	for i in $(seq 40); do echo x > "$T/out/many/f$i"; done
+	cordon -- sh -c "for i in \$(seq 40); do cat $T/out/many/f\$i 2> /dev/null; done; cat $T/out/many/f1 2> /dev/null"
+	local total shown
+	total=$(sed -n 's/^cordon: \([0-9]*\) denials reported.*/\1/p' "$T/stderr")
+	[ "$total" = 41 ] || { show; fail "the header says '$total', expected 41"; }
+	shown=$(sed -n 's/^cordon: *\([0-9][0-9]*\)  .*/\1/p' "$T/stderr" | awk '{ s += $1 } END { print s }')
+	[ "$shown" = 41 ] || { show; fail "the lines add up to $shown, expected 41"; }
+}
+
+# A user lookup through NSS's systemd module (getpwnam, id, getent)
+# prints no denial: systemd's user database is readable, its sockets
+# covered, and the lookup falls back to /etc as without the service.
+test_robust_user_lookups_are_quiet() {
+	local made=
+	if [ ! -d /run/systemd/userdb ]; then
+		[ "$(id -u)" -eq 0 ] || skip "SKIP: no /run/systemd/userdb here, and a user cannot make one"
+		mkdir -p /run/systemd/userdb && made=1
+		python3 -c 'import socket, os, sys, time
+s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.listen(1)
+if os.fork() == 0: time.sleep(20)' /run/systemd/userdb/io.systemd.Multiplexer
+	fi
+	cordon -- sh -c 'getent passwd root > /dev/null && id -un > /dev/null; getent passwd cordon-it-nobody; echo "rc=$?"'
+	[ -n "$made" ] && rm -rf /run/systemd/userdb && rmdir /run/systemd 2> /dev/null
+	assert_stdout_has '^rc=2$'
+	assert_stderr_lines 0
+	# twin
+	plain sh -c 'getent passwd cordon-it-nobody; echo "rc=$?"'
+	assert_stdout_has '^rc=2$'
+}
