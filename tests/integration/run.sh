@@ -20,7 +20,7 @@ stage=$(mktemp -d /tmp/cordon-it.XXXXXX) || exit 1
 trap 'rm -rf "$stage"' EXIT
 cp "$build/cordon" "$build/libcordon.so" "$stage/" || exit 1
 find "$build/helpers" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/" \;
-cp "$src"/lib.sh "$src"/suite.sh "$src"/t_*.sh "$stage/" || exit 1
+cp "$src"/lib.sh "$src"/suite.sh "$src"/t_*.sh "$src"/*.py "$stage/" || exit 1
 cp "$src/../../scripts/fetch-sources.sh" "$stage/" || exit 1
 chmod -R a+rX "$stage"
 

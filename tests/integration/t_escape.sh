@@ -470,40 +470,10 @@ EOF
 # then brought to the foreground.
 test_escape_job_control_in_an_interactive_terminal() {
 	command -v python3 > /dev/null || skip "SKIP: no python3 for the pty"
-	python3 - "$CORDON" > "$T/stdout" 2>&1 <<'PY'
-import os, pty, re, select, sys, time
-cordon = sys.argv[1]
-pid, fd = pty.fork()
-if pid == 0:
-    os.execv(cordon, [cordon, "--", "bash", "--norc", "-i"])
-out = b""
-def give_up(why):
-    sys.stdout.write(out.decode(errors="replace"))
-    sys.stdout.write("\n[%s]\n" % why)
-    sys.exit(1)
-# Each step waits for what the terminal prints, not for a fixed time: on
-# a loaded machine a fixed pause lets ^C reach the wrong job.
-def expect(pattern, since):
-    global out
-    end = time.time() + 30
-    while not re.search(pattern, out[since:]):
-        left = end - time.time()
-        if left <= 0:
-            give_up("timed out waiting for %r" % pattern)
-        if not select.select([fd], [], [], min(left, 1))[0]:
-            continue
-        try:
-            d = os.read(fd, 4096)
-        except OSError:
-            d = b""
-        if not d:
-            give_up("the terminal closed before %r" % pattern)
-        out += d
-prompt = rb"bash-[0-9.]+[$#] $"
-def send(s, wait=prompt):
-    at = len(out)
-    os.write(fd, s.encode())
-    expect(wait, at)
+	PYTHONPATH=$HELPERS python3 - "$CORDON" > "$T/stdout" 2>&1 <<'PY'
+import os, sys, time
+from ptydrive import Pty
+t = Pty([sys.argv[1], "--", "bash", "--norc", "-i"])
 def running(argv):
     for p in os.listdir("/proc"):
         try:
@@ -513,30 +483,19 @@ def running(argv):
         except OSError:
             pass
     return False
-expect(prompt, 0)
-send("sleep 1 &\n")
-send("jobs\n", rb"Running[^\n]*sleep 1(.|\n)*" + prompt)
-send("fg\n")                 # the prompt is back when sleep 1 has ended
-os.write(fd, b"sleep 30\n")
+t.expect(t.PROMPT)
+t.send("sleep 1 &\n", t.PROMPT)
+t.send("jobs\n", rb"Running[^\n]*sleep 1(.|\n)*" + t.PROMPT)
+t.send("fg\n", t.PROMPT)    # the prompt is back when sleep 1 has ended
+os.write(t.fd, b"sleep 30\n")
 end = time.time() + 30
 while not running(b"sleep\x0030\x00"):
     if time.time() > end:
-        give_up("sleep 30 never started")
+        t.give_up("sleep 30 never started")
     time.sleep(0.05)
-send("\x03")                 # Ctrl-C ends the foreground job, not cordon
-send("echo done-$((6*7))\n", rb"\ndone-42")
-os.write(fd, b"exit\n")
-end = time.time() + 10
-while time.time() < end:
-    try:
-        d = os.read(fd, 4096)
-    except OSError:
-        break
-    if not d:
-        break
-    out += d
-os.waitpid(pid, 0)
-sys.stdout.write(out.decode(errors="replace"))
+t.send("\x03", t.PROMPT)      # Ctrl-C ends the foreground job, not cordon
+t.send("echo done-$((6*7))\n", rb"\ndone-42")
+t.close()
 PY
 	assert_stdout_has 'Running.*sleep 1'
 	assert_stdout_has 'done-42'

@@ -174,60 +174,25 @@ test_isolate_interactive_terminal_keeps_working() {
 	command -v python3 > /dev/null || skip "SKIP: no python3 for the pty"
 	command -v script > /dev/null || skip "SKIP: no script(1)"
 	command -v tmux > /dev/null || skip "SKIP: no tmux"
-	python3 - "$CORDON" > "$T/stdout" 2>&1 <<'PY'
-import fcntl, os, pty, re, select, struct, sys, termios, time
-cordon = sys.argv[1]
-pid, fd = pty.fork()
-if pid == 0:
-    os.environ["TERM"] = "xterm"   # tmux needs a terminal it knows
-    os.execv(cordon, [cordon, "--", "bash", "--norc", "--noprofile", "-i"])
-def winsize(rows, cols):
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-winsize(33, 101)
-out = b""
-def give_up(why):
-    sys.stdout.write(out.decode(errors="replace"))
-    sys.stdout.write("\n[%s]\n" % why)
-    sys.exit(1)
-def expect(pattern, since):
-    global out
-    end = time.time() + 30
-    while not re.search(pattern, out[since:]):
-        left = end - time.time()
-        if left <= 0:
-            give_up("timed out waiting for %r" % pattern)
-        if not select.select([fd], [], [], min(left, 1))[0]:
-            continue
-        try:
-            d = os.read(fd, 4096)
-        except OSError:
-            d = b""
-        if not d:
-            give_up("the terminal closed before %r" % pattern)
-        out += d
-prompt = rb"bash-[0-9.]+[$#] $"
-# Each command's output, then the prompt again: input sent before that
-# could go to the program still running (pty.spawn copies its stdin).
-def run(s, wait):
-    at = len(out)
-    os.write(fd, s.encode())
-    expect(wait, at)
-    expect(prompt, at)
-expect(prompt, 0)
-run("tty\n", rb"/dev/console\r?\n")
-run("stty size\n", rb"33 101\r?\n")
-winsize(40, 120)
-run("stty size\n", rb"40 120\r?\n")
-run("python3 -c 'import pty; pty.spawn([\"sh\", \"-c\", \"echo in-pty-$((6*7))\"])'\n",
-    rb"in-pty-42")
-run("script -qc 'echo in-script-$((6*7)); tty' /dev/null\n",
-    rb"in-script-42\r?\n/dev/pts/\d+")
-run("tmux -L cordon-it -f /dev/null new-session 'echo in-tmux-$((6*7)); sleep 1'\n",
-    rb"in-tmux-42")
-run("echo done-$((6*7))\n", rb"done-42")
-os.write(fd, b"exit\n")
-os.waitpid(pid, 0)
-sys.stdout.write(out.decode(errors="replace"))
+	# TERM: tmux needs a terminal it knows
+	PYTHONPATH=$HELPERS python3 - "$CORDON" > "$T/stdout" 2>&1 <<'PY'
+import sys
+from ptydrive import Pty
+t = Pty([sys.argv[1], "--", "bash", "--norc", "--noprofile", "-i"],
+        env={"TERM": "xterm"}, rows=33, cols=101)
+t.expect(t.PROMPT)
+t.run("tty\n", rb"/dev/console\r?\n")
+t.run("stty size\n", rb"33 101\r?\n")
+t.winsize(40, 120)
+t.run("stty size\n", rb"40 120\r?\n")
+t.run("python3 -c 'import pty; pty.spawn([\"sh\", \"-c\", \"echo in-pty-$((6*7))\"])'\n",
+      rb"in-pty-42")
+t.run("script -qc 'echo in-script-$((6*7)); tty' /dev/null\n",
+      rb"in-script-42\r?\n/dev/pts/\d+")
+t.run("tmux -L cordon-it -f /dev/null new-session 'echo in-tmux-$((6*7)); sleep 1'\n",
+      rb"in-tmux-42")
+t.run("echo done-$((6*7))\n", rb"done-42")
+t.close()
 PY
 	local rc=$?
 	[ "$rc" -eq 0 ] || { cat "$T/stdout"; fail "the terminal session failed ($rc)"; }
