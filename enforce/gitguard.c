@@ -57,7 +57,7 @@
 
 #include "gitguard.h"
 #include "gitindex.h"
-#include "roots.h"
+#include "protect.h"
 
 #define NEST_DEPTH 2   /* levels searched below a workspace root */
 #define NEST_DIRS  128 /* directories read in that search, in all */
@@ -135,12 +135,12 @@ static int protect_classes(struct policy *p, struct gitdir *g)
 			continue;
 		if (lstat(path, &st) == 0) {
 			ret = S_ISLNK(st.st_mode)
-				      ? roots_protect(p, path)
-				      : roots_protect_canon(
+				      ? protect_write(p, path)
+				      : protect_write_canon(
 						p, path, S_ISDIR(st.st_mode));
 			continue;
 		}
-		ret = roots_protect_canon(p, path, hooks);
+		ret = protect_write_canon(p, path, hooks);
 		/* protected (not lifted by a --write naming it) */
 		if (!is_writable(p, path))
 			g->absent |= 1u << i;
@@ -295,7 +295,7 @@ static int add_repo(struct policy *p, const char *worktree)
 	if (S_ISDIR(st.st_mode)) {
 		ret = add_gitdir(p, git, worktree);
 	} else if (S_ISREG(st.st_mode)) {
-		ret = roots_protect(p, git);
+		ret = protect_write(p, git);
 		if (!ret && gitfile_target(git, worktree, target) == 0)
 			ret = add_gitdir(p, target, worktree);
 	}
@@ -403,7 +403,7 @@ static int guard_root(struct policy *p, const char *root)
 		ret = add_repo(p, root);
 	} else if (strcmp(root, "/") != 0 && !user_writes(p, root) &&
 		   inside_repo(root) && nhijacks < HIJACK_MAX) {
-		ret = roots_protect_canon(p, git, true);
+		ret = protect_write_canon(p, git, true);
 		if (!ret && !is_writable(p, git)) {
 			hijacks[nhijacks] = strdup(git);
 			if (!hijacks[nhijacks])

@@ -23,6 +23,7 @@
 #include "probe.h"
 #include "profile.h"
 #include "record.h"
+#include "protect.h"
 #include "roots.h"
 #include "shimenv.h"
 #include "snapshot.h"
@@ -205,9 +206,9 @@ static int prepare_shim(struct cli *c, char **envp, size_t cap,
 		ret = supervise_prepare(sup, c->log, err, sizeof(err));
 	/* cordon's own files, where a writable root holds them */
 	if (!ret)
-		ret = roots_protect(p, lib);
+		ret = protect_write(p, lib);
 	if (!ret)
-		ret = roots_protect(p, sup->logpath);
+		ret = protect_write(p, sup->logpath);
 	if (ret == -ENOMEM || ret == -E2BIG)
 		snprintf(err, sizeof(err), "cannot grant '%s': %s", lib,
 			 strerror(-ret));

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "gitguard.h"
+#include "protect.h"
 #include "path.h"
 #include "platform.h"
 #include "profile.h"
@@ -213,43 +214,6 @@ static const char *const secrets[] = {
 	NULL,
 };
 
-/*
- * Take @drop back from the canonical @canon where the policy grants it:
- * a protected root keeping the rest.  Nothing when the path is not
- * granted @drop anyway, or when a root the user gave names the path
- * itself with one of those rights (the protection is lifted).
- */
-static int protect_canon(struct policy *p, const char *canon, unsigned int drop,
-			 bool is_dir)
-{
-	unsigned int rights = policy_rights(p, canon);
-
-	if (!(rights & drop))
-		return 0;
-	for (size_t i = 0; i < p->nroots; i++)
-		if (p->roots[i].origin == ORIGIN_USER &&
-		    (p->roots[i].rights & drop) &&
-		    strcmp(p->roots[i].path, canon) == 0)
-			return 0;
-	return policy_add_root(p, canon, rights & ~drop, ORIGIN_PROTECTED,
-			       is_dir);
-}
-
-/*
- * Take @drop back from @path where the policy grants it (see
- * protect_canon()); nothing when the path is not there.
- */
-static int protect(struct policy *p, const char *path, unsigned int drop)
-{
-	char canon[PATH_BUF];
-	struct stat st;
-
-	if (path_resolve(AT_FDCWD, path, 0, canon) != 0 ||
-	    lstat(canon, &st) < 0)
-		return 0;
-	return protect_canon(p, canon, drop, S_ISDIR(st.st_mode));
-}
-
 static int hide_secrets(struct policy *p)
 {
 	glob_t g;
@@ -259,7 +223,7 @@ static int hide_secrets(struct policy *p)
 		if (glob(secrets[i], GLOB_NOSORT, NULL, &g) != 0)
 			continue;
 		for (size_t j = 0; !ret && j < g.gl_pathc; j++)
-			ret = protect(p, g.gl_pathv[j], RIGHT_ALL);
+			ret = protect_path(p, g.gl_pathv[j], RIGHT_ALL);
 		globfree(&g);
 	}
 	return ret;
@@ -273,7 +237,7 @@ static int protect_profiles(struct policy *p, const struct cli *c)
 
 	for (size_t i = 0; !ret && i < c->nprofiles; i++)
 		if (profile_is_file(c->profiles[i]))
-			ret = roots_protect(p, c->profiles[i]);
+			ret = protect_write(p, c->profiles[i]);
 	return ret;
 }
 
@@ -289,13 +253,13 @@ static int protect_defaults(struct policy *p, const struct cli *c)
 	for (size_t i = 0; !ret && home && dotfiles[i]; i++)
 		if (snprintf(buf, sizeof(buf), "%s/%s", home, dotfiles[i]) <
 		    (int)sizeof(buf))
-			ret = roots_protect(p, buf);
+			ret = protect_write(p, buf);
 	if (!ret && platform_self_exe(self) == 0)
-		ret = roots_protect(p, self);
+		ret = protect_write(p, self);
 	if (!ret)
 		ret = protect_profiles(p, c);
 	if (!ret && roots_state_dir(buf) == 0)
-		ret = roots_protect(p, buf);
+		ret = protect_write(p, buf);
 	return ret;
 }
 
@@ -334,16 +298,6 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 			 "cannot protect the git and shell files: %s",
 			 strerror(-ret));
 	return ret;
-}
-
-int roots_protect(struct policy *p, const char *path)
-{
-	return protect(p, path, RIGHT_W);
-}
-
-int roots_protect_canon(struct policy *p, const char *canon, bool is_dir)
-{
-	return protect_canon(p, canon, RIGHT_W, is_dir);
 }
 
 int roots_state_dir(char out[PATH_BUF])

@@ -21,23 +21,6 @@ int roots_build(const struct cli *c, struct policy *p, char *err,
 /* Add the system, device, /proc and dotfile defaults to @p. */
 int roots_add_system(struct policy *p);
 
-/**
- * roots_protect - keep @path (when it exists and is writable) from being
- * written even inside a writable root: a protected root (policy.h).  A
- * --write root at or below it lifts the protection.
- * Return: 0, -ENOMEM or -E2BIG.
- */
-int roots_protect(struct policy *p, const char *path);
-
-/**
- * roots_protect_canon - as roots_protect() for @canon, a path already
- * canonical (no symlink in it, no "." or ".."), which may not exist yet
- * (a file git would read if it were made: the shim refuses to make it):
- * a file, or with @is_dir a directory.
- * Return: 0, -ENOMEM or -E2BIG.
- */
-int roots_protect_canon(struct policy *p, const char *canon, bool is_dir);
-
 /* Expand a leading "~" or "~/" to the home directory into @out.
  * Return: 0, -ENOENT (no home), -ENAMETOOLONG. */
 int roots_expand(const char *path, char out[PATH_BUF]);
