@@ -87,15 +87,16 @@ os.write(fd, b'data')" 2>&-
 # stderr a closed pipe: cordon's summary must not kill it (SIGPIPE) nor
 # lose the command's status; no report socket is left behind.
 test_robust_stderr_a_closed_pipe_keeps_the_status() {
-	local dir=${XDG_RUNTIME_DIR:-$HOME/.local/state/cordon}
+	# a runtime directory of this test's own: the report socket's
+	local dir=$T/run
+	mkdir -m 700 "$dir"
 	echo s3cr3t > "$T/out/secret"
-	"$CORDON" -- sh -c "cat '$T/out/secret' 2> /dev/null; sleep 0.2; exit 7" 2>&1 | true
+	XDG_RUNTIME_DIR=$dir "$CORDON" -- sh -c "cat '$T/out/secret' 2> /dev/null; sleep 0.2; exit 7" 2>&1 | true
 	local rc=${PIPESTATUS[0]}
 	[ "$rc" -eq 7 ] || fail "status $rc, expected 7"
 	# twin
 	sh -c 'sleep 0.2; exit 7' 2>&1 | true
 	[ "${PIPESTATUS[0]}" -eq 7 ] || fail "twin status"
-	[ -d "$dir" ] || return 0
 	! ls "$dir"/cordon-*.sock 2> /dev/null | grep -q . ||
 		{ ls -l "$dir"; fail "a report socket was left behind"; }
 }
@@ -103,7 +104,9 @@ test_robust_stderr_a_closed_pipe_keeps_the_status() {
 # A cordon killed with SIGKILL leaves its report socket; the next run
 # removes it.
 test_robust_a_killed_run_leaves_nothing_for_long() {
-	local dir=${XDG_RUNTIME_DIR:-$HOME/.local/state/cordon}
+	local dir=$T/run
+	mkdir -m 700 "$dir"
+	export XDG_RUNTIME_DIR=$dir
 	"$CORDON" -- sleep 30 > /dev/null 2>&1 &
 	local pid=$! i
 	for i in $(seq 100); do
