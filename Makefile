@@ -121,7 +121,7 @@ SHIM_LDFLAGS = -dynamiclib -Wl,-undefined,error \
 endif
 
 .PHONY: all test unit integration check fuzz install clean deps format \
-	check-format check-banned bench
+	check-format check-banned bench compat
 .DEFAULT_GOAL := all
 
 all: $(B)/cordon $(SHIM_LIB)
@@ -197,6 +197,13 @@ unit: $(UNIT_BINS)
 
 integration: $(B)/cordon $(B)/libcordon.so $(HELPER_BINS)
 	tests/integration/run.sh $(B)
+
+# Third-party test suites bare and under cordon, compared test by test
+# (tests/compat/allowed.txt: the reviewed differences), then a load test
+# of many starts at once; both run even when the first fails.
+compat: $(B)/cordon $(SHIM_LIB)
+	@s=0; scripts/compat/run.sh $(B) || s=1; \
+		scripts/compat/load.sh $(B) || s=1; exit $$s
 
 # Absolute corpus paths: a target may chdir (fuzz_path works in a
 # fixture tree); a fuzzer that fails fails the target.

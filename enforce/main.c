@@ -190,6 +190,7 @@ static int prepare_shim(struct cli *c, char **envp, size_t cap,
 	struct policy *p = &c->policy;
 	struct snapshot_extra x = { .log = NULL, .learn = c->cmd == CMD_LEARN };
 	char lib[PATH_BUF], log[sizeof(sup->sockpath) + 8], err[PATH_BUF + 256];
+	char dir[PATH_BUF];
 	static char snap[SNAPSHOT_MAX];
 	int ret;
 
@@ -209,6 +210,10 @@ static int prepare_shim(struct cli *c, char **envp, size_t cap,
 		ret = protect_write(p, lib);
 	if (!ret)
 		ret = protect_write(p, sup->logpath);
+	/* the socket's directory, where a writable root holds it: the
+	 * command must not unlink the socket or put its own in its place */
+	if (!ret && supervise_socket_dir(sup, dir) == 0)
+		ret = protect_write(p, dir);
 	if (ret == -ENOMEM || ret == -E2BIG)
 		snprintf(err, sizeof(err), "cannot grant '%s': %s", lib,
 			 strerror(-ret));

@@ -38,6 +38,7 @@
 #include "devices.h"
 #include "gitguard.h"
 #include "mounts.h"
+#include "pid1.h"
 #include "path.h"
 
 static int set_attr(const char *path, unsigned int flags,
@@ -218,6 +219,7 @@ int mounts_setup(const struct policy *p, const char *keep, char *err,
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL) < 0)
 		goto fail;
+	pid1_scatter_pids();
 	if (devices_setup(p, &step) < 0)
 		goto fail;
 	errno = covers_sockets(p, keep);

@@ -20,6 +20,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/random.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -91,6 +94,49 @@ static void close_own_fds(void)
 				close(fd);
 		}
 	close(dir);
+}
+
+/* A number from 1 to @n - 1, from the kernel's random pool. */
+static long random_below(long n)
+{
+	unsigned int r = 0;
+
+	if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+		r = (unsigned int)getpid() * 2654435761u;
+	return 1 + (long)(r % (unsigned long)(n - 1));
+}
+
+static long read_number(const char *path)
+{
+	char buf[32] = "";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	return n > 0 ? strtol(buf, NULL, 10) : -1;
+}
+
+void pid1_scatter_pids(void)
+{
+	long max = read_number("/proc/sys/kernel/pid_max"), next;
+	char buf[32];
+	int fd, len;
+
+	/* the range of the classic default, whatever this namespace's
+	 * own limit: some programs keep a pid in 15 bits */
+	if (max > 32768)
+		max = 32768;
+	if (max < 2000)
+		return;
+	next = 300 + random_below(max - 1300);
+	len = snprintf(buf, sizeof(buf), "%ld", next);
+	fd = open("/proc/sys/kernel/ns_last_pid", O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	if (write(fd, buf, (size_t)len) != len)
+		(void)0; /* pids then start at 2: nothing worse */
+	close(fd);
 }
 
 int pid1_seal(void)

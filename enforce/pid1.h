@@ -21,6 +21,16 @@ void pid1_catch_signals(void);
  */
 int pid1_seal(void);
 
+/**
+ * pid1_scatter_pids - make the next pid of this (new) PID namespace a
+ * random one, as pids are on a busy host: without it every command
+ * would be pid 2, and two sandboxes side by side that name a file in
+ * the shared /tmp after their pid ($$) would take the same.  Needs
+ * this namespace's /proc and CAP_SYS_ADMIN in it; a failure leaves the
+ * pids as they are.
+ */
+void pid1_scatter_pids(void);
+
 /* This process is pid 1 of the command's namespace from now on. */
 void pid1_become(void);
 

@@ -113,22 +113,45 @@ static void remove_stale(const char *dir)
 	closedir(d);
 }
 
+/* Where the report socket goes: $XDG_RUNTIME_DIR, else the state
+ * directory; else, when neither leaves room in a socket address (a
+ * long $HOME), a directory of the user's own in /tmp (mode 0700,
+ * checked to be theirs; main.c keeps the command from changing it). */
+static int socket_dir(char dir[PATH_BUF], size_t room)
+{
+	const char *run = getenv("XDG_RUNTIME_DIR");
+	struct stat st;
+
+	if (run && *run == '/' && strlen(run) < room &&
+	    access(run, W_OK) == 0) {
+		snprintf(dir, PATH_BUF, "%s", run);
+		return 0;
+	}
+	if (state_dir(dir) == 0 && strlen(dir) < room)
+		return 0;
+	snprintf(dir, PATH_BUF, "/tmp/cordon-%u", (unsigned int)getuid());
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	if (lstat(dir, &st) < 0)
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077))
+		return -EPERM;
+	return 0;
+}
+
 static int bind_socket(struct supervisor *s)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	const char *run = getenv("XDG_RUNTIME_DIR");
+	/* room for the directory: "/cordon-PID.sock" and the NUL */
+	size_t room = sizeof(sa.sun_path) - sizeof("/cordon-4194304.sock");
 	char dir[PATH_BUF];
-	int n;
+	int n, ret = socket_dir(dir, room);
 
-	if (run && *run == '/' && access(run, W_OK) == 0)
-		n = snprintf(dir, sizeof(dir), "%s", run);
-	else if (state_dir(dir) != 0)
-		return -ENOENT;
-	else
-		n = (int)strlen(dir);
+	if (ret)
+		return ret;
 	remove_stale(dir);
-	n = snprintf(s->sockpath, sizeof(s->sockpath), "%.*s/cordon-%d.sock", n,
-		     dir, (int)getpid());
+	n = snprintf(s->sockpath, sizeof(s->sockpath), "%s/cordon-%d.sock", dir,
+		     (int)getpid());
 	if (n < 0 || n >= (int)sizeof(sa.sun_path))
 		return -ENAMETOOLONG;
 	memcpy(sa.sun_path, s->sockpath, (size_t)n + 1);
@@ -138,6 +161,20 @@ static int bind_socket(struct supervisor *s)
 	unlink(s->sockpath);
 	if (bind(s->sock, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		return -errno;
+	return 0;
+}
+
+int supervise_socket_dir(const struct supervisor *s, char out[PATH_BUF])
+{
+	char *slash;
+
+	if (s->sock < 0 || !s->sockpath[0])
+		return -ENOENT;
+	snprintf(out, PATH_BUF, "%s", s->sockpath);
+	slash = strrchr(out, '/');
+	if (!slash || slash == out)
+		return -ENOENT;
+	*slash = '\0';
 	return 0;
 }
 

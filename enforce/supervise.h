@@ -73,6 +73,10 @@ int supervise_default_log(char out[PATH_BUF]);
 int supervise_prepare(struct supervisor *s, const char *log, char *err,
 		      size_t errlen);
 
+/* The directory of the report socket supervise_prepare() bound, in
+ * @out.  Return: 0, or -ENOENT when there is none. */
+int supervise_socket_dir(const struct supervisor *s, char out[PATH_BUF]);
+
 /* Serve the socket until @pid ends; return its status as env(1) would. */
 int supervise_wait(struct supervisor *s, pid_t pid);
 

@@ -24,6 +24,9 @@ static struct op op_of(const char *name, int dirfd, const char *path, int at,
 	struct op op = OP(name, fails ? 0 : RIGHT_W, dirfd, path, 0);
 
 	op.shim_only = what == META;
+	/* unlink, rmdir, rename of a name that is not there: ENOENT, as
+	 * bare, where a read-only mount would say EROFS first */
+	op.absent = what == CHANGE && fails;
 	if (at & AT_SYMLINK_NOFOLLOW)
 		op.pflags |= PATH_NOFOLLOW;
 	if (at & AT_EMPTY_PATH)

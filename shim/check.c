@@ -268,6 +268,11 @@ int shim_check(const struct op *op)
 	if (!(op->need && !op->shim_only ? allowed_lexically(op)
 					 : allowed_without_symlinks(op)))
 		ret = check_resolved(op);
+	/* Allowed to see that it is not there: say so, as the kernel
+	 * would without the read-only mounts (mounts.c), which make
+	 * unlink, rmdir and rename fail with EROFS before they look. */
+	if (!ret && op->absent)
+		ret = ENOENT;
 	errno = saved;
 	return ret;
 }

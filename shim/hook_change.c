@@ -289,6 +289,20 @@ SHIM_API int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 	return hook_done(&op, real_fchmodat(dirfd, path, mode, flags), saved);
 }
 
+/*
+ * In a user's run the command lives in a user namespace where only the
+ * user's own uid and gid exist (ns.c): giving a file to anyone else
+ * fails with EINVAL, where bare it fails with EPERM (the caller may not
+ * give a file away).  The errno bare would give; @flags_ok: the call's
+ * flags were valid (an EINVAL of its own stays).
+ */
+static int owner_errno(int ret, bool flags_ok)
+{
+	if (ret < 0 && errno == EINVAL && flags_ok)
+		errno = EPERM;
+	return ret;
+}
+
 #define OWNER_HOOK(name, at, fallback)                                         \
 	SHIM_API int name(const char *path, uid_t uid, gid_t gid)              \
 	{                                                                      \
@@ -297,8 +311,10 @@ SHIM_API int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 		if (hook_deny(&op))                                            \
 			return -1;                                             \
 		if (!real_##name)                                              \
-			return fallback;                                       \
-		return hook_done(&op, real_##name(path, uid, gid), saved);     \
+			return owner_errno(fallback, true);                    \
+		return hook_done(                                              \
+			&op, owner_errno(real_##name(path, uid, gid), true),   \
+			saved);                                                \
 	}
 
 OWNER_HOOK(chown, 0, (int)syscall(SYS_chown, path, uid, gid))
@@ -311,12 +327,19 @@ SHIM_API int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid,
 	struct op op = change_meta_op("fchownat", dirfd, path,
 				      flags & (NOFOLLOW | AT_EMPTY_PATH));
 
+	bool flags_ok = !(flags & ~(NOFOLLOW | AT_EMPTY_PATH));
+
 	if (hook_deny(&op))
 		return -1;
 	if (!real_fchownat)
-		return (int)syscall(SYS_fchownat, dirfd, path, uid, gid, flags);
-	return hook_done(&op, real_fchownat(dirfd, path, uid, gid, flags),
-			 saved);
+		return owner_errno((int)syscall(SYS_fchownat, dirfd, path, uid,
+						gid, flags),
+				   flags_ok);
+	return hook_done(
+		&op,
+		owner_errno(real_fchownat(dirfd, path, uid, gid, flags),
+			    flags_ok),
+		saved);
 }
 
 SHIM_API int utime(const char *path, const struct utimbuf *times)

@@ -93,6 +93,7 @@ struct op {
 	int pflags;	   /* PATH_NOFOLLOW, PATH_EMPTY_OK */
 	bool creat;	   /* O_CREAT: W too when the path does not exist */
 	bool shim_only;	   /* no kernel rule backs it: always fully resolved */
+	bool absent;	   /* it removes or renames what is not there */
 	const char *dest;  /* a network destination, for the record */
 	const char *verdict; /* for the record: NULL is "deny" */
 	const char *allow;   /* for the record: "with --read /x", ... */

@@ -176,3 +176,66 @@ if os.fork() == 0: time.sleep(20)' /run/systemd/userdb/io.systemd.Multiplexer
 	plain sh -c 'getent passwd cordon-it-nobody; echo "rc=$?"'
 	assert_stdout_has '^rc=2$'
 }
+
+# Removing or renaming what is not there says ENOENT, as bare, also
+# where the read-only mounts would say EROFS first.
+test_robust_removing_what_is_not_there_says_enoent() {
+	local cmd='python3 -I -c "import os
+for f, a in ((os.unlink, (\"/usr/lib/cordon-it-none\",)), (os.rmdir, (\"/usr/lib/cordon-it-none\",)), (os.rename, (\"/usr/lib/cordon-it-none\", \"/usr/lib/cordon-it-x\"))):
+    try:
+        f(*a)
+    except OSError as e:
+        print(f.__name__, e.strerror)"'
+	cordon -- sh -c "$cmd"
+	cp "$T/stdout" "$T/sandboxed"
+	plain sh -c "$cmd"
+	assert_stdout_has '^unlink No such file or directory$'
+	cmp -s "$T/stdout" "$T/sandboxed" || { diff "$T/stdout" "$T/sandboxed"; fail "not as bare"; }
+}
+
+# Giving a file to another user: EPERM, as bare (in a user's run only
+# the user's own ids exist in its namespace, where the kernel would
+# say EINVAL).
+test_robust_chown_to_another_user_says_eperm() {
+	[ "$(id -u)" -ne 0 ] || skip "SKIP: root may give files away bare (its twin needs a user)"
+	local cmd='python3 -I -c "import os
+try:
+    os.chown(\"x\", 0, -1)
+except OSError as e:
+    print(e.strerror)"'
+	touch x
+	cordon -- sh -c "$cmd"
+	assert_stdout_has '^Operation not permitted$'
+	plain sh -c "$cmd"
+	assert_stdout_has '^Operation not permitted$'
+}
+
+# A $HOME too long for a socket address: cordon runs all the same (its
+# report socket in a directory of the user's own in /tmp, which the
+# command cannot change), and the reports arrive.
+test_robust_a_long_home_still_runs() {
+	local home=$T/$(printf 'h%.0s' $(seq 90))
+	mkdir -p "$home"
+	echo s3cr3t > "$T/out/secret"
+	HOME=$home XDG_RUNTIME_DIR= XDG_STATE_HOME= cordon -- sh -c "cat '$T/out/secret'; rm -f /tmp/cordon-$(id -u)/*"
+	assert_stdout_lacks s3cr3t
+	assert_stderr_has "2 denials reported"
+	assert_stderr_has "/tmp/cordon-$(id -u) is protected"
+	# twin: the same command without cordon reads it
+	plain cat "$T/out/secret"
+	assert_stdout_has s3cr3t
+}
+
+# Two sandboxes side by side do not get the same pid: files named
+# after $$ in the shared /tmp do not collide, as bare.
+test_robust_pids_differ_between_sandboxes() {
+	local i
+	for i in 1 2 3 4 5; do
+		"$CORDON" -- sh -c 'echo $$' >> "$T/pids" 2> /dev/null &
+	done
+	wait
+	[ "$(sort -u "$T/pids" | wc -l)" -ge 4 ] || { cat "$T/pids"; fail "the sandboxes share pids"; }
+	# twin
+	for i in 1 2 3; do sh -c 'echo $$' >> "$T/bare"; done
+	[ "$(sort -u "$T/bare" | wc -l)" -eq 3 ] || fail "twin"
+}
