@@ -24,7 +24,7 @@ WARN = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wformat-security -Wpointer-arith \
 	-Wundef -Wwrite-strings -Wvla -Wnull-dereference -Wcast-align \
 	-Wimplicit-fallthrough
-CPPFLAGS += -D_GNU_SOURCE -iquote shim -iquote enforce -MMD -MP
+CPPFLAGS += -D_GNU_SOURCE -iquote . -MMD -MP
 CFLAGS += -std=c11 $(OPT) $(WARN) -fstack-protector-strong \
 	-D_FORTIFY_SOURCE=2 -fno-strict-aliasing
 # Sanitizers apply to the launcher and the tests; libcordon.so is built
@@ -35,9 +35,10 @@ SHIM_BASE_CFLAGS := $(CFLAGS)
 CFLAGS += $(SAN)
 LDFLAGS += $(SAN)
 
-# Shared logic: linked into the launcher and (built -fPIC) into the shim.
-SHARED_SRCS = shim/path.c shim/policy.c shim/env.c shim/snapshot.c shim/strbuf.c \
-	shim/rule.c shim/preload_linux.c
+# The policy core (shim/core/): what both layers share, linked into the
+# launcher and (built -fPIC) into the shim; it includes nothing of
+# either.  Every include names its file from the top of the tree.
+SHARED_SRCS = $(wildcard shim/core/*.c)
 ENFORCE_SRCS = $(filter-out enforce/main.c,$(wildcard enforce/*.c))
 CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
 # The launcher is linked statically (static-pie: still randomised): no
@@ -62,11 +63,11 @@ endif
 # starts the .bss, on the page of .data that ld.so touches anyway
 # (shim.h), and the start-up code with the hooks' resolvers shares the
 # first 64 KB of text that one page fault maps (fault-around).
-SHIM_FIRST = shim/init.c shim/real.c shim/snapshot.c shim/strbuf.c \
-	shim/env.c shim/exec_env.c shim/exec_env_linux.c shim/guard.c \
+SHIM_FIRST = shim/init.c shim/real.c shim/core/snapshot.c shim/core/strbuf.c \
+	shim/core/env.c shim/exec_env.c shim/exec_env_linux.c shim/guard.c \
 	$(wildcard shim/hook_*.c)
-SHIM_SRCS = $(SHIM_FIRST) $(filter-out $(SHIM_FIRST),$(wildcard shim/*.c)) \
-	enforce/landlock.c enforce/feature.c
+SHIM_SRCS = $(SHIM_FIRST) \
+	$(filter-out $(SHIM_FIRST),$(wildcard shim/*.c shim/core/*.c))
 SHIM_OBJS = $(patsubst %.c,$(B)/pic/%.o,$(SHIM_SRCS))
 SHIM_LIB = $(B)/libcordon.so
 # No fortify or stack-protector imports: they would raise the glibc the
@@ -104,15 +105,17 @@ LDFLAGS += $(if $(BREW),-L$(BREW)/lib)
 LIBS = -ljansson
 CORDON_LDFLAGS =
 CORDON_LIBS = $(LIBS)
-LINUX_ONLY = enforce/landlock.c enforce/sysfilter.c enforce/ns.c \
+LINUX_ONLY = shim/core/landlock.c enforce/sysfilter.c enforce/ns.c \
+	enforce/mounts.c enforce/covers.c enforce/devices.c enforce/pid1.c \
 	enforce/caps.c enforce/probe.c enforce/probe_checks.c \
-	enforce/platform_linux.c shim/real.c shim/guard.c shim/exec_env_linux.c \
-	shim/preload_linux.c shim/standalone.c $(wildcard shim/hook_*.c)
+	enforce/probe_iso.c enforce/platform_linux.c shim/real.c shim/guard.c \
+	shim/exec_env_linux.c shim/core/preload_linux.c shim/standalone.c \
+	$(wildcard shim/hook_*.c)
 SHARED_SRCS := $(filter-out $(LINUX_ONLY),$(SHARED_SRCS)) \
 	shim/darwin/compat.c shim/darwin/preload_darwin.c
 ENFORCE_SRCS := $(filter-out $(LINUX_ONLY),$(ENFORCE_SRCS)) \
 	$(wildcard enforce/darwin/*.c)
-SHIM_SRCS := $(filter-out $(LINUX_ONLY),$(wildcard shim/*.c)) \
+SHIM_SRCS := $(filter-out $(LINUX_ONLY),$(wildcard shim/*.c shim/core/*.c)) \
 	$(wildcard shim/darwin/*.c)
 SHIM_LIB = $(B)/libcordon.dylib
 SHIM_CFLAGS = -fPIC -fvisibility=hidden -DCORDON_DYLIB
@@ -165,9 +168,9 @@ $(B)/helpers/%: tests/helpers/%.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
 		-o $@ $< $(LIBS)
 
-$(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(wildcard shim/*.h enforce/*.h)
+$(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(wildcard shim/core/*.h enforce/*.h)
 	@mkdir -p $(dir $@)
-	clang -D_GNU_SOURCE -iquote shim -iquote enforce -std=c11 -g -O1 \
+	clang -D_GNU_SOURCE -iquote . -std=c11 -g -O1 \
 		-fsanitize=fuzzer,address,undefined -o $@ $< $(SHARED_SRCS) \
 		$(ENFORCE_SRCS) $(LIBS)
 

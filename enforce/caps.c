@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "caps.h"
+#include "enforce/caps.h"
 
 void caps_features(struct feature_set *s)
 {

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "feature.h"
+#include "shim/core/feature.h"
 
 /* Describe the capability layer on this system (needed when the
  * launcher holds any capability, as root does). */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "enforce/cli.h"
 
 const char cli_usage[] =
 	"usage: cordon [OPTIONS] [--] COMMAND [ARGS...]\n"

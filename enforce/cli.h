@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 enum cli_cmd {
 	CMD_RUN,

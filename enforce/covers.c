@@ -22,7 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "covers.h"
+#include "enforce/covers.h"
 
 #define RUN_DEPTH 8 /* how deep /run is searched for sockets */
 

@@ -5,7 +5,7 @@
 #ifndef CORDON_COVERS_H
 #define CORDON_COVERS_H
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 /**
  * covers_sockets - cover with /dev/null every socket file of processes

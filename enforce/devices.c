@@ -28,8 +28,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "devices.h"
-#include "path.h"
+#include "enforce/devices.h"
+#include "shim/core/path.h"
+#include "enforce/policy_edit.h"
 
 #define SHM "/dev/shm"
 

@@ -5,7 +5,7 @@
 #ifndef CORDON_DEVICES_H
 #define CORDON_DEVICES_H
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 /* The name the controlling terminal gets inside (see devices.c). */
 #define DEVICES_CONSOLE "/dev/console"

@@ -17,11 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "explain.h"
-#include "path.h"
-#include "roots.h"
-#include "rule.h"
-#include "spawn.h"
+#include "enforce/explain.h"
+#include "shim/core/path.h"
+#include "enforce/roots.h"
+#include "shim/core/rule.h"
+#include "enforce/spawn.h"
 
 /* The most specific root that contains @path and grants @need. */
 static const struct root *granting(const struct policy *p, const char *path,

@@ -4,7 +4,7 @@
 #ifndef CORDON_EXPLAIN_H
 #define CORDON_EXPLAIN_H
 
-#include "cli.h"
+#include "enforce/cli.h"
 
 /**
  * explain_run - print, for each path (or port) of @c, the verdict, the

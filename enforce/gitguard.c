@@ -55,9 +55,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gitguard.h"
-#include "gitindex.h"
-#include "protect.h"
+#include "enforce/gitguard.h"
+#include "enforce/gitindex.h"
+#include "enforce/protect.h"
 
 #define NEST_DEPTH 2   /* levels searched below a workspace root */
 #define NEST_DIRS  128 /* directories read in that search, in all */
@@ -329,52 +329,50 @@ static bool skipped_dir(const char *name)
 }
 
 /*
- * Repositories nested in the directory @fd (@dir), @depth levels down
- * at most: each directory read once, by descriptor (a path is looked up
- * once), the last level only asked for a .git.
+ * Repositories nested in the directory @fd (@dir, which this takes),
+ * @depth levels down at most: each directory read once, by descriptor
+ * (a path is looked up once), the last level only asked for a .git.
  */
 static int nest(struct policy *p, int fd, const char *dir, int depth)
 {
-	char buf[8192] __attribute__((aligned(8))), child[PATH_BUF];
-	char git[NAME_MAX + 6];
+	char child[PATH_BUF], git[NAME_MAX + 6];
 	struct stat st;
-	ssize_t n;
+	struct dirent *e;
+	DIR *d;
 	int ret = 0;
 
-	if (depth == 0 || nest_budget == 0)
+	if (depth == 0 || nest_budget == 0 || !(d = fdopendir(fd))) {
+		close(fd);
 		return 0;
-	nest_budget--;
-	while (!ret && (n = getdents64(fd, buf, sizeof(buf))) > 0) {
-		for (ssize_t off = 0; !ret && off < n;) {
-			struct dirent64 *e = (struct dirent64 *)(buf + off);
-			int sub;
-
-			off += e->d_reclen;
-			if (skipped_dir(e->d_name) ||
-			    (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
-			    join(child, dir, e->d_name))
-				continue;
-			if (depth == 1) { /* the last level: one question */
-				if (strlen(e->d_name) + 6 <= sizeof(git) &&
-				    snprintf(git, sizeof(git), "%s/.git",
-					     e->d_name) > 0 &&
-				    fstatat(fd, git, &st,
-					    AT_SYMLINK_NOFOLLOW) == 0)
-					ret = add_repo(p, child);
-				continue;
-			}
-			sub = openat(fd, e->d_name,
-				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-					     O_CLOEXEC);
-			if (sub < 0)
-				continue; /* no directory, or a link to one */
-			if (fstatat(sub, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0)
-				ret = add_repo(p, child);
-			if (!ret)
-				ret = nest(p, sub, child, depth - 1);
-			close(sub);
-		}
 	}
+	nest_budget--;
+	while (!ret && (e = readdir(d))) {
+		int sub;
+
+		if (skipped_dir(e->d_name) ||
+		    (e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) ||
+		    join(child, dir, e->d_name))
+			continue;
+		if (depth == 1) { /* the last level: one question */
+			if (strlen(e->d_name) + 6 <= sizeof(git) &&
+			    snprintf(git, sizeof(git), "%s/.git", e->d_name) >
+				    0 &&
+			    fstatat(fd, git, &st, AT_SYMLINK_NOFOLLOW) == 0)
+				ret = add_repo(p, child);
+			continue;
+		}
+		sub = openat(fd, e->d_name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0)
+			continue; /* no directory, or a link to one */
+		if (fstatat(sub, ".git", &st, AT_SYMLINK_NOFOLLOW) == 0)
+			ret = add_repo(p, child);
+		if (!ret)
+			ret = nest(p, sub, child, depth - 1);
+		else
+			close(sub);
+	}
+	closedir(d);
 	return ret;
 }
 
@@ -416,10 +414,8 @@ static int guard_root(struct policy *p, const char *root)
 	if (!ret && strcmp(root, "/") != 0 && !is_temp(root)) {
 		int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-		if (fd >= 0) {
+		if (fd >= 0)
 			ret = nest(p, fd, root, NEST_DEPTH);
-			close(fd);
-		}
 	}
 	return ret;
 }

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <time.h>
 
-#include "path.h"
-#include "policy.h"
+#include "shim/core/path.h"
+#include "shim/core/policy.h"
 
 /**
  * gitguard_find - find the repositories in @p's writable roots and

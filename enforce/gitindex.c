@@ -17,7 +17,7 @@
  */
 #include <string.h>
 
-#include "gitindex.h"
+#include "enforce/gitindex.h"
 
 #define FIXED	   40 /* the ten 32-bit fields */
 #define GITLINK	   0160000

@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gitguard.h"
-#include "gitindex.h"
+#include "enforce/gitguard.h"
+#include "enforce/gitindex.h"
 
 #define INDEX_MAX (512u << 20) /* a larger index is not read */
 

@@ -27,10 +27,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "learn.h"
-#include "path.h"
-#include "roots.h"
-#include "strbuf.h"
+#include "enforce/learn.h"
+#include "shim/core/path.h"
+#include "enforce/roots.h"
+#include "shim/core/strbuf.h"
 
 #define LEARN_MAX 512
 

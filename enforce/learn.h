@@ -7,7 +7,7 @@
 #include <jansson.h>
 #include <stddef.h>
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 /* Take note of a record the shim sent while learning. */
 void learn_note(json_t *record);

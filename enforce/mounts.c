@@ -34,12 +34,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "covers.h"
-#include "devices.h"
-#include "gitguard.h"
-#include "mounts.h"
-#include "pid1.h"
-#include "path.h"
+#include "enforce/covers.h"
+#include "enforce/devices.h"
+#include "enforce/gitguard.h"
+#include "enforce/mounts.h"
+#include "enforce/pid1.h"
+#include "shim/core/path.h"
 
 static int set_attr(const char *path, unsigned int flags,
 		    unsigned long long set, unsigned long long clr)

@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 /**
  * mounts_setup - in a new mount (and PID) namespace, make the mounts of

@@ -23,10 +23,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mounts.h"
-#include "ns.h"
-#include "pid1.h"
-#include "spawn.h"
+#include "enforce/mounts.h"
+#include "enforce/ns.h"
+#include "enforce/pid1.h"
+#include "enforce/spawn.h"
 
 static int ns_flags(void)
 {

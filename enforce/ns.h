@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "feature.h"
-#include "policy.h"
+#include "shim/core/feature.h"
+#include "shim/core/policy.h"
 
 /* Describe the namespace layer on this system (one trial unshare). */
 void ns_features(const struct policy *p, struct feature_set *s);

@@ -28,9 +28,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "ns.h"
-#include "pid1.h"
-#include "spawn.h"
+#include "enforce/ns.h"
+#include "enforce/pid1.h"
+#include "enforce/spawn.h"
 
 static volatile pid_t relay_to;
 

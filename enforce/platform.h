@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "feature.h"
-#include "path.h"
-#include "policy.h"
+#include "shim/core/feature.h"
+#include "shim/core/path.h"
+#include "shim/core/policy.h"
 
 /**
  * platform_features - find out what this kernel enforces, and describe

@@ -12,12 +12,12 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "caps.h"
-#include "devices.h"
-#include "landlock.h"
-#include "ns.h"
-#include "platform.h"
-#include "sysfilter.h"
+#include "enforce/caps.h"
+#include "enforce/devices.h"
+#include "shim/core/landlock.h"
+#include "enforce/ns.h"
+#include "enforce/platform.h"
+#include "enforce/sysfilter.h"
 
 int platform_features(const struct policy *p, struct feature_set *s)
 {

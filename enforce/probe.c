@@ -24,13 +24,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "caps.h"
-#include "landlock.h"
-#include "ns.h"
-#include "probe.h"
-#include "probe_checks.h"
-#include "roots.h"
-#include "sysfilter.h"
+#include "enforce/caps.h"
+#include "shim/core/landlock.h"
+#include "enforce/ns.h"
+#include "enforce/probe.h"
+#include "enforce/probe_checks.h"
+#include "enforce/roots.h"
+#include "enforce/sysfilter.h"
+#include "enforce/policy_edit.h"
 
 #define STATUS_SETUP_FAILED 254
 

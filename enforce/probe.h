@@ -4,7 +4,7 @@
 #ifndef CORDON_PROBE_H
 #define CORDON_PROBE_H
 
-#include "cli.h"
+#include "enforce/cli.h"
 
 /* Run the probe; print a table (or JSON with --json).
  * Return: 0 all holds, 1 something does not, 125 the probe failed. */

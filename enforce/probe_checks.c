@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "probe_checks.h"
+#include "enforce/probe_checks.h"
 
 static void path_in(char *buf, size_t len, const char *dir, const char *f)
 {

@@ -10,7 +10,7 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 #define PROBE_SECRET "cordon-probe-secret\n"
 

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "profile.h"
+#include "enforce/profile.h"
 
 static const struct {
 	const char *name;

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cli.h"
+#include "enforce/cli.h"
 
 /**
  * profile_apply - add the policy of each --profile of @c, in order:

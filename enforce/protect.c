@@ -10,8 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "path.h"
-#include "protect.h"
+#include "shim/core/path.h"
+#include "enforce/protect.h"
+#include "enforce/policy_edit.h"
 
 /*
  * Take @drop back from the canonical @canon where the policy grants it:

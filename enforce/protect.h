@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 /**
  * protect_path - take @drop (RIGHT_*) back from @path where @p grants

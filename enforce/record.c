@@ -15,8 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "record.h"
-#include "strbuf.h"
+#include "enforce/record.h"
+#include "shim/core/strbuf.h"
 
 enum kind {
 	K_TIME,	   /* number >= 0 */

@@ -17,12 +17,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gitguard.h"
-#include "protect.h"
-#include "path.h"
-#include "platform.h"
-#include "profile.h"
-#include "roots.h"
+#include "enforce/gitguard.h"
+#include "enforce/protect.h"
+#include "shim/core/path.h"
+#include "enforce/platform.h"
+#include "enforce/profile.h"
+#include "enforce/roots.h"
+#include "enforce/policy_edit.h"
 
 #define RX (RIGHT_R | RIGHT_X)
 #define RW (RIGHT_R | RIGHT_W)

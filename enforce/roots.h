@@ -6,9 +6,9 @@
 
 #include <stddef.h>
 
-#include "cli.h"
-#include "path.h"
-#include "policy.h"
+#include "enforce/cli.h"
+#include "shim/core/path.h"
+#include "shim/core/policy.h"
 
 /**
  * roots_build - add to @p the defaults of @c's mode (unless --no-defaults)

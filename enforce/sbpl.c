@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "path.h"
-#include "sbpl.h"
-#include "sbpl_gen.h"
+#include "shim/core/path.h"
+#include "enforce/sbpl.h"
+#include "enforce/sbpl_gen.h"
 
 /* The rights as Seatbelt operations. */
 static const char *const right_ops[] = {

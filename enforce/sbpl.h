@@ -13,8 +13,8 @@
 
 #include <stddef.h>
 
-#include "policy.h"
-#include "strbuf.h"
+#include "shim/core/policy.h"
+#include "shim/core/strbuf.h"
 
 /* What the profile needs to know about the machine it will run on.
  * Every path is absolute and already resolved (realpath); NULL when the

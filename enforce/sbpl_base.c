@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "sbpl_gen.h"
+#include "enforce/sbpl_gen.h"
 
 static const char head[] =
 	"(version 1)\n"

@@ -9,10 +9,10 @@
 
 #include <stddef.h>
 
-#include "path.h"
-#include "policy.h"
-#include "sbpl.h"
-#include "strbuf.h"
+#include "shim/core/path.h"
+#include "shim/core/policy.h"
+#include "enforce/sbpl.h"
+#include "shim/core/strbuf.h"
 
 #define SBPL_PATH (PATH_BUF + 64) /* room for /tmp -> /private/tmp */
 

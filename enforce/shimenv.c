@@ -18,11 +18,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "env.h"
-#include "platform.h"
-#include "preload.h"
-#include "shimenv.h"
-#include "snapshot.h"
+#include "shim/core/env.h"
+#include "enforce/platform.h"
+#include "shim/core/preload.h"
+#include "enforce/shimenv.h"
+#include "shim/core/snapshot.h"
 
 int shimenv_locate(char out[PATH_BUF])
 {

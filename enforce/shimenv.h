@@ -7,8 +7,8 @@
 
 #include <stddef.h>
 
-#include "path.h"
-#include "policy.h"
+#include "shim/core/path.h"
+#include "shim/core/policy.h"
 
 /**
  * shimenv_locate - find the shim's file (platform_shim_file()) next to

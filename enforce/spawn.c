@@ -11,9 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "path.h"
-#include "platform.h"
-#include "spawn.h"
+#include "shim/core/path.h"
+#include "enforce/platform.h"
+#include "enforce/spawn.h"
 
 /* Find @cmd the way execvp(3) would, for the message only. */
 static bool locate(const char *cmd, char out[PATH_BUF])

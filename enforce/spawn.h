@@ -4,7 +4,7 @@
 #ifndef CORDON_SPAWN_H
 #define CORDON_SPAWN_H
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 /* Exit statuses, as env(1) and timeout(1). */
 #define EXIT_CORDON	125 /* cordon itself failed or refused */

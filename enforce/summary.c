@@ -15,9 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "learn.h"
-#include "record.h"
-#include "supervise.h"
+#include "enforce/learn.h"
+#include "enforce/record.h"
+#include "enforce/supervise.h"
 
 #define RULES_KEPT  32 /* distinct rules counted */
 #define PATHS_KEPT  32 /* distinct paths counted per rule */

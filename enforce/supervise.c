@@ -34,10 +34,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "record.h"
-#include "roots.h"
-#include "spawn.h"
-#include "supervise.h"
+#include "enforce/record.h"
+#include "enforce/roots.h"
+#include "enforce/spawn.h"
+#include "enforce/supervise.h"
 
 /* Datagrams read at once before the command's state is looked at. */
 #define DRAIN_BATCH 4096

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "path.h"
+#include "shim/core/path.h"
 
 #define SUPERVISE_UNSHIMMED_MAX 16
 /* What the command's reports may take of the log in one run; beyond

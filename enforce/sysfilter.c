@@ -37,7 +37,7 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
-#include "sysfilter.h"
+#include "enforce/sysfilter.h"
 
 #define SOCK_TYPE_MASK 0xf
 

@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "feature.h"
-#include "policy.h"
+#include "shim/core/feature.h"
+#include "shim/core/policy.h"
 
 /* Describe what the seccomp layer enforces for @p on this kernel. */
 void sysfilter_features(const struct policy *p, struct feature_set *s);

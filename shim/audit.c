@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "shim.h"
-#include "strbuf.h"
+#include "shim/shim.h"
+#include "shim/core/strbuf.h"
 
 #define RECORD_MAX 8192
 

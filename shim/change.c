@@ -9,8 +9,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "change.h"
-#include "hooks.h"
+#include "shim/change.h"
+#include "shim/hooks.h"
 
 /* What a change does to its last component. */
 enum change { CHANGE, MAKE, META };

@@ -13,7 +13,7 @@
 #ifndef CORDON_CHANGE_H
 #define CORDON_CHANGE_H
 
-#include "shim.h"
+#include "shim/shim.h"
 
 /**
  * change_op - the operation of a call that changes or removes the

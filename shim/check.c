@@ -13,7 +13,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "shim.h"
+#include "shim/shim.h"
 
 /* Kept out of line: their path buffers stay off the fast path's stack. */
 #define NOINLINE __attribute__((noinline))

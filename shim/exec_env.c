@@ -27,11 +27,11 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "env.h"
-#include "exec_env.h"
-#include "preload.h"
-#include "shim.h"
-#include "strbuf.h"
+#include "shim/core/env.h"
+#include "shim/exec_env.h"
+#include "shim/core/preload.h"
+#include "shim/shim.h"
+#include "shim/core/strbuf.h"
 
 /* The shim's file as the loader named it: what a list must name (a
  * piece of the shim's arena, beside the other load-time values). */

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "shim.h"
+#include "shim/shim.h"
 
 #define EXEC_ENV_CAP	 1024	  /* variables a child can receive */
 #define EXEC_PRELOAD_MAX PATH_BUF /* "LD_PRELOAD=ours theirs" */

@@ -17,10 +17,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "exec_env.h"
-#include "preload.h"
-#include "shim.h"
-#include "strbuf.h"
+#include "shim/exec_env.h"
+#include "shim/core/preload.h"
+#include "shim/shim.h"
+#include "shim/core/strbuf.h"
 
 #define LOCK_SPINS  100000
 #define PHDR_CHUNK  16	/* program headers read at once */

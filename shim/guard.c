@@ -8,7 +8,7 @@
  * A vfork child shares its parent's memory but runs on the parent's
  * thread: the guard it leaves is balanced before the parent resumes.
  */
-#include "shim.h"
+#include "shim/shim.h"
 
 static __thread int depth __attribute__((tls_model("initial-exec")));
 

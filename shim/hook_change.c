@@ -27,8 +27,8 @@
 #include <unistd.h>
 #include <utime.h>
 
-#include "change.h"
-#include "hooks.h"
+#include "shim/change.h"
+#include "shim/hooks.h"
 
 static REAL_SLOT int (*real_mkdir)(const char *, mode_t);
 static REAL_SLOT int (*real_mkdirat)(int, const char *, mode_t);

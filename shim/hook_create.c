@@ -23,8 +23,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "change.h"
-#include "hooks.h"
+#include "shim/change.h"
+#include "shim/hooks.h"
 
 #ifndef __O_TMPFILE
 #define __O_TMPFILE (020000000 | O_DIRECTORY)

@@ -36,10 +36,10 @@
 #include <unistd.h>
 #include <wordexp.h>
 
-#include "env.h"
-#include "exec_env.h"
-#include "hooks.h"
-#include "strbuf.h"
+#include "shim/core/env.h"
+#include "shim/exec_env.h"
+#include "shim/hooks.h"
+#include "shim/core/strbuf.h"
 
 #define EXEC_ARGV_CAP 1024	      /* execl* arguments, the NULL included */
 #define DEFAULT_PATH  "/bin:/usr/bin" /* glibc's, when PATH is unset */

@@ -21,8 +21,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "hooks.h"
-#include "net.h"
+#include "shim/hooks.h"
+#include "shim/net.h"
 
 #define MMSG_MAX 1024 /* UIO_MAXIOV: the kernel sends no more */
 

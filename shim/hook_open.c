@@ -15,7 +15,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "hooks.h"
+#include "shim/hooks.h"
 
 #ifndef __O_TMPFILE
 #define __O_TMPFILE (020000000 | O_DIRECTORY)

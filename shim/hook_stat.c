@@ -31,7 +31,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "hooks.h"
+#include "shim/hooks.h"
 
 /* Public glibc names that no header declares (or only under fortify). */
 int __xstat(int ver, const char *path, struct stat *st);

@@ -33,7 +33,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "hooks.h"
+#include "shim/hooks.h"
 
 typedef int (*nftw_fn)(const char *, const struct stat *, int, struct FTW *);
 typedef int (*nftw64_fn)(const char *, const struct stat64 *, int,

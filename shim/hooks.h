@@ -14,7 +14,7 @@
 
 #include <errno.h>
 
-#include "shim.h"
+#include "shim/shim.h"
 
 /* Each family resolves its real_* pointers (hidden, called by init). */
 void hooks_open_resolve(void);

@@ -17,12 +17,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "env.h"
-#include "exec_env.h"
-#include "hooks.h"
-#include "shim.h"
-#include "standalone.h"
-#include "strbuf.h"
+#include "shim/core/env.h"
+#include "shim/exec_env.h"
+#include "shim/hooks.h"
+#include "shim/shim.h"
+#include "shim/standalone.h"
+#include "shim/core/strbuf.h"
 
 struct shim_state shim;
 

@@ -21,8 +21,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-#include "hooks.h"
-#include "net.h"
+#include "shim/hooks.h"
+#include "shim/net.h"
 
 #define SUN_PATH_MAX sizeof(((struct sockaddr_un *)0)->sun_path)
 

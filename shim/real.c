@@ -10,7 +10,7 @@
  */
 #include <dlfcn.h>
 
-#include "shim.h"
+#include "shim/shim.h"
 
 __asm__(".symver dlsym,dlsym@GLIBC_2.2.5");
 __asm__(".symver dlvsym,dlvsym@GLIBC_2.2.5");

@@ -19,9 +19,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "shim.h"
-#include "rule.h"
-#include "strbuf.h"
+#include "shim/shim.h"
+#include "shim/core/rule.h"
+#include "shim/core/strbuf.h"
 
 #define SEEN_SLOTS 1024
 #define LINE_MAX_  4096

@@ -17,10 +17,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "net.h"
-#include "shim.h"
-#include "rule.h"
-#include "strbuf.h"
+#include "shim/net.h"
+#include "shim/shim.h"
+#include "shim/core/rule.h"
+#include "shim/core/strbuf.h"
 
 #define LINE_MAX_ 1024
 #define RULE_MAX  512

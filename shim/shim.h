@@ -13,9 +13,9 @@
 #include <sys/types.h>
 #include <stddef.h>
 
-#include "path.h"
-#include "policy.h"
-#include "snapshot.h"
+#include "shim/core/path.h"
+#include "shim/core/policy.h"
+#include "shim/core/snapshot.h"
 
 #define SHIM_API __attribute__((visibility("default")))
 

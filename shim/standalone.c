@@ -59,11 +59,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "env.h"
-#include "landlock.h"
-#include "shim.h"
-#include "standalone.h"
-#include "strbuf.h"
+#include "shim/core/env.h"
+#include "shim/core/landlock.h"
+#include "shim/shim.h"
+#include "shim/standalone.h"
+#include "shim/core/strbuf.h"
 
 #define ERR_MAX 512
 

@@ -7,9 +7,9 @@
 
 #include <stddef.h>
 
-#include "path.h"
-#include "policy.h"
-#include "sbpl.h"
+#include "shim/core/path.h"
+#include "shim/core/policy.h"
+#include "enforce/sbpl.h"
 
 #define DARWIN_SYSTEM_MAX 5
 

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "darwin.h"
-#include "roots.h"
+#include "enforce/darwin/darwin.h"
+#include "enforce/roots.h"
 
 /* @path resolved into @out (PATH_BUF), or NULL when it is not there. */
 static const char *resolved(const char *path, char *out)

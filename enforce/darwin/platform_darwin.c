@@ -23,9 +23,9 @@
 #include <sys/sysctl.h>
 #include <unistd.h>
 
-#include "darwin.h"
-#include "platform.h"
-#include "spawn.h"
+#include "enforce/darwin/darwin.h"
+#include "enforce/platform.h"
+#include "enforce/spawn.h"
 
 /* The kernel's state, as platform_features() returns it. */
 #define SEATBELT 1

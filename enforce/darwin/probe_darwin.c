@@ -17,11 +17,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "darwin.h"
-#include "platform.h"
-#include "probe.h"
-#include "roots.h"
+#include "enforce/cli.h"
+#include "enforce/darwin/darwin.h"
+#include "enforce/platform.h"
+#include "enforce/probe.h"
+#include "enforce/roots.h"
+#include "enforce/policy_edit.h"
 
 #define SECRET "cordon-probe-secret\n"
 

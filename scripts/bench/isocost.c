@@ -20,9 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "devices.h"
-#include "gitguard.h"
-#include "policy.h"
+#include "enforce/devices.h"
+#include "enforce/gitguard.h"
+#include "shim/core/policy.h"
+#include "enforce/policy_edit.h"
 
 #define ROUNDS 200
 

@@ -13,8 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "landlock.h"
-#include "policy.h"
+#include "shim/core/landlock.h"
+#include "shim/core/policy.h"
+#include "enforce/policy_edit.h"
 
 int main(int argc, char **argv)
 {

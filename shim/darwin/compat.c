@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/param.h>
 
-#include "path.h"
+#include "shim/core/path.h"
 
 #define FD_LINK "/proc/self/fd/"
 

@@ -24,11 +24,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "env.h"
-#include "exec_env.h"
-#include "preload.h"
-#include "shim.h"
-#include "strbuf.h"
+#include "shim/core/env.h"
+#include "shim/exec_env.h"
+#include "shim/core/preload.h"
+#include "shim/shim.h"
+#include "shim/core/strbuf.h"
 
 #define SHEBANG_MAX 512 /* the kernel reads no more of a "#!" line */
 

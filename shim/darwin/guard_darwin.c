@@ -13,7 +13,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "shim.h"
+#include "shim/shim.h"
 
 static pthread_key_t key;
 static pthread_once_t once = PTHREAD_ONCE_INIT;

@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "change.h"
-#include "hook_darwin.h"
+#include "shim/change.h"
+#include "shim/darwin/hook_darwin.h"
 
 void hooks_change_resolve(void)
 {

@@ -18,7 +18,7 @@
 #ifndef CORDON_HOOK_DARWIN_H
 #define CORDON_HOOK_DARWIN_H
 
-#include "hooks.h"
+#include "shim/hooks.h"
 
 struct interpose_pair {
 	const void *replacement;

@@ -26,10 +26,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "env.h"
-#include "exec_env.h"
-#include "hook_darwin.h"
-#include "strbuf.h"
+#include "shim/core/env.h"
+#include "shim/exec_env.h"
+#include "shim/darwin/hook_darwin.h"
+#include "shim/core/strbuf.h"
 
 #define EXEC_ARGV_CAP 1024 /* arguments of the ENOEXEC fallback */
 #define NOINLINE      __attribute__((noinline))

@@ -10,8 +10,8 @@
  */
 #include <sys/socket.h>
 
-#include "hook_darwin.h"
-#include "net.h"
+#include "shim/darwin/hook_darwin.h"
+#include "shim/net.h"
 
 void hooks_net_resolve(void)
 {

@@ -20,7 +20,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "hook_darwin.h"
+#include "shim/darwin/hook_darwin.h"
 
 /* fopen is "_fopen" for old binaries and "_fopen$DARWIN_EXTSN" for
  * those built with _DARWIN_C_SOURCE (the default of the SDK): two

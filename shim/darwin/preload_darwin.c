@@ -5,7 +5,7 @@
  * The list is colon-separated, and dyld reads the first entry of that
  * name.  No ASan link order needs fixing.
  */
-#include "preload.h"
+#include "shim/core/preload.h"
 
 const struct preload preload_os = {
 	.var = "DYLD_INSERT_LIBRARIES",

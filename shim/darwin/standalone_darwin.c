@@ -11,7 +11,7 @@
  */
 #include <errno.h>
 
-#include "standalone.h"
+#include "shim/standalone.h"
 
 int standalone_load(char **envp)
 {

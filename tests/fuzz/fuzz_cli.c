@@ -10,7 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "enforce/cli.h"
+#include "enforce/policy_edit.h"
 
 #define MAX_ARGS 64
 

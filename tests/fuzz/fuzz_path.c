@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "path.h"
+#include "shim/core/path.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

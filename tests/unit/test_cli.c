@@ -2,7 +2,8 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 
-#include "cli.h"
+#include "enforce/cli.h"
+#include "enforce/policy_edit.h"
 
 static struct cli c;
 static char err[512];

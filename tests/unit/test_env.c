@@ -2,7 +2,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 
-#include "env.h"
+#include "shim/core/env.h"
 
 static struct policy p;
 static char *envp[] = {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gitindex.h"
+#include "enforce/gitindex.h"
 
 #define HASH 20
 

@@ -1,8 +1,8 @@
 /* Unit tests of the Landlock rights mapping and the feature table. */
 #include <criterion/criterion.h>
 
-#include "landlock.h"
-#include "landlock_uapi.h"
+#include "shim/core/landlock.h"
+#include "shim/core/landlock_uapi.h"
 
 Test(landlock, read_is_files_and_listings)
 {

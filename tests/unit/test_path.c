@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "path.h"
+#include "shim/core/path.h"
 
 #define CHAIN_LEN     41
 #define LONGLINK_DOTS 1500 /* "./" pairs in longlink's target */

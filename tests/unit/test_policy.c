@@ -3,7 +3,8 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "policy.h"
+#include "shim/core/policy.h"
+#include "enforce/policy_edit.h"
 
 static struct policy p;
 

@@ -15,8 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "path.h"
-#include "sbpl.h"
+#include "shim/core/path.h"
+#include "enforce/sbpl.h"
+#include "enforce/policy_edit.h"
 
 #define GOLDEN_DIR  "tests/unit/golden/sbpl/"
 #define PROFILE_MAX (1 << 20)

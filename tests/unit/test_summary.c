@@ -8,7 +8,7 @@
 #include <criterion/redirect.h>
 #include <jansson.h>
 
-#include "supervise.h"
+#include "enforce/supervise.h"
 
 static struct supervisor s;
 

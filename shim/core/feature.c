@@ -3,7 +3,7 @@
  */
 #include <string.h>
 
-#include "feature.h"
+#include "shim/core/feature.h"
 
 void feature_add(struct feature_set *s, struct feature f)
 {

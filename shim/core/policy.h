@@ -77,15 +77,6 @@ struct policy {
 };
 
 /**
- * policy_add_root - add @path with @rights, merging with an equal root.
- * @path must already be canonical.  Takes a copy of @path.
- *
- * Return: 0, -ENOMEM, or -E2BIG when POLICY_MAX_ROOTS is reached.
- */
-int policy_add_root(struct policy *p, const char *path, unsigned int rights,
-		    enum root_origin origin, bool is_dir);
-
-/**
  * policy_rights - the union of the rights of every root containing @path,
  * limited inside a protected root to that root's own rights (none for a
  * secret, no writing for .git/hooks), unless a root the user gave at or
@@ -127,8 +118,6 @@ bool path_is_within(const char *path, const char *root);
  * used alone.  NULL-terminated. */
 extern const char *const policy_rw_devices[];
 
-/* Free what policy_add_root() and the option parser copied. */
-void policy_free(struct policy *p);
 
 /* "r", "rw", "rx", "rwx", "w", ... for messages; @buf holds 4 bytes. */
 const char *policy_rights_str(unsigned int rights, char buf[4]);

@@ -6,8 +6,8 @@
  */
 #include <string.h>
 
-#include "path.h"
-#include "rule.h"
+#include "shim/core/path.h"
+#include "shim/core/rule.h"
 
 const char *rule_word(unsigned int need)
 {

@@ -16,8 +16,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "landlock.h"
-#include "landlock_uapi.h"
+#include "shim/core/landlock.h"
+#include "shim/core/landlock_uapi.h"
 
 #define FS_READ (LL_FS_READ_FILE | LL_FS_READ_DIR)
 #define FS_WRITE                                                               \

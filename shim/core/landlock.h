@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "feature.h"
-#include "policy.h"
+#include "shim/core/feature.h"
+#include "shim/core/policy.h"
 
 /**
  * landlock_abi - the Landlock ABI version of the running kernel.

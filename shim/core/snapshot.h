@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 #define SNAPSHOT_VAR "CORDON_POLICY"
 #define SNAPSHOT_MAX 65536 /* bytes of an encoded snapshot, NUL included */

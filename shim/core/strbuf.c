@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "strbuf.h"
+#include "shim/core/strbuf.h"
 
 void sb_put(struct strbuf *sb, const char *s, size_t n)
 {

@@ -5,7 +5,7 @@
  * refuses to start behind a preloaded library unless ASAN_OPTIONS says
  * otherwise (env_asan_entry, catalog D-12).
  */
-#include "preload.h"
+#include "shim/core/preload.h"
 
 const struct preload preload_os = {
 	.var = "LD_PRELOAD",

@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "env.h"
+#include "shim/core/env.h"
 
 const char *const env_default_allow[] = {
 	"PATH",

@@ -18,7 +18,7 @@
  * functions save errno and restore it: callers see 0 or -errno and an
  * unchanged errno.
  */
-#include "path.h"
+#include "shim/core/path.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,11 +7,9 @@
  * every interposed call and in vfork children: they never allocate,
  * lock or touch errno.
  */
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 bool path_is_within(const char *path, const char *root)
 {
@@ -113,51 +111,6 @@ bool policy_is_visible(const struct policy *p, const char *path)
 		if (path_is_within(p->roots[i].path, path))
 			return true;
 	return false;
-}
-
-int policy_add_root(struct policy *p, const char *path, unsigned int rights,
-		    enum root_origin origin, bool is_dir)
-{
-	char *copy;
-
-	for (size_t i = 0; i < p->nroots; i++) {
-		struct root *r = &p->roots[i];
-
-		/* a protected path stays a root of its own */
-		if (strcmp(r->path, path) == 0 &&
-		    (origin == ORIGIN_PROTECTED) ==
-			    (r->origin == ORIGIN_PROTECTED)) {
-			r->rights |= rights;
-			if (origin == ORIGIN_USER)
-				r->origin = ORIGIN_USER;
-			return 0;
-		}
-	}
-	if (p->nroots == POLICY_MAX_ROOTS)
-		return -E2BIG;
-	copy = strdup(path);
-	if (!copy)
-		return -ENOMEM;
-	p->roots[p->nroots++] = (struct root){
-		.path = copy,
-		.rights = rights,
-		.origin = origin,
-		.is_dir = is_dir,
-	};
-	return 0;
-}
-
-void policy_free(struct policy *p)
-{
-	for (size_t i = 0; i < p->nroots; i++)
-		free(p->roots[i].path);
-	p->nroots = 0;
-	for (size_t i = 0; i < p->nenv_names; i++)
-		free(p->env_names[i]);
-	p->nenv_names = 0;
-	for (size_t i = 0; i < p->nenv_sets; i++)
-		free(p->env_sets[i]);
-	p->nenv_sets = 0;
 }
 
 const char *policy_rights_str(unsigned int rights, char buf[4])

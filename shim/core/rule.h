@@ -5,8 +5,8 @@
 #ifndef CORDON_RULE_H
 #define CORDON_RULE_H
 
-#include "policy.h"
-#include "strbuf.h"
+#include "shim/core/policy.h"
+#include "shim/core/strbuf.h"
 
 /* "read", "write", "exec", or "see" (@need 0). */
 const char *rule_word(unsigned int need);

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "snapshot.h"
-#include "strbuf.h"
+#include "shim/core/snapshot.h"
+#include "shim/core/strbuf.h"
 
 static bool must_escape(unsigned char ch)
 {

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "policy.h"
+#include "shim/core/policy.h"
 
 /* The names passed through by default, "LC_*" style prefixes included. */
 extern const char *const env_default_allow[];
