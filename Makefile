@@ -59,11 +59,11 @@ CORDON_LIBS = $(LIBS)
 endif
 
 # The shim: every shim/ file, plus the Landlock layer for standalone use.
-# What every process runs at start-up comes first: init.c's state then
+# What every process runs at start-up comes first: state.c's state then
 # starts the .bss, on the page of .data that ld.so touches anyway
 # (shim.h), and the start-up code with the hooks' resolvers shares the
 # first 64 KB of text that one page fault maps (fault-around).
-SHIM_FIRST = shim/init.c shim/real.c shim/core/snapshot.c shim/core/strbuf.c \
+SHIM_FIRST = shim/state.c shim/init.c shim/real.c shim/core/snapshot.c shim/core/strbuf.c \
 	shim/core/env.c shim/exec_env.c shim/exec_env_linux.c shim/guard.c \
 	$(wildcard shim/hook_*.c)
 SHIM_SRCS = $(SHIM_FIRST) \

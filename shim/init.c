@@ -10,84 +10,18 @@
  * line.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
+#include <string.h>
 
 #include "shim/core/env.h"
 #include "shim/exec_env.h"
 #include "shim/hooks.h"
 #include "shim/shim.h"
 #include "shim/standalone.h"
-#include "shim/core/strbuf.h"
-
-struct shim_state shim;
-
-/* What descriptor 2 is as the process begins: its stderr (shim_say). */
-static void note_stderr(void)
-{
-	struct stat st;
-
-	shim.err_open = syscall(SYS_newfstatat, 2, "", &st, AT_EMPTY_PATH) == 0;
-	shim.err_dev = st.st_dev;
-	shim.err_ino = st.st_ino;
-}
-
-void shim_say(const char *line, size_t len)
-{
-	struct stat st;
-	int saved = errno;
-
-	if (shim.err_open &&
-	    syscall(SYS_newfstatat, 2, "", &st, AT_EMPTY_PATH) == 0 &&
-	    st.st_dev == shim.err_dev && st.st_ino == shim.err_ino)
-		syscall(SYS_write, 2, line, len);
-	errno = saved;
-}
-
-/* getenv() on @envp: with -z initfirst the constructor may run before
- * libc has set environ, but it is handed the process's envp. */
-static const char *env_get(char **envp, const char *name)
-{
-	for (size_t i = 0; envp && envp[i]; i++)
-		if (env_is_name(envp[i], name))
-			return envp[i] + strlen(name) + 1;
-	return NULL;
-}
-
-char *shim_arena_next(void)
-{
-	return shim.arena + shim.arena_used;
-}
-
-void shim_arena_cut(const char *piece)
-{
-	shim.arena_used = (size_t)(piece - shim.arena) + strlen(piece) + 1;
-}
-
-char *shim_keep(char **envp, const char *name, size_t cap)
-{
-	const char *v = env_get(envp, name);
-	char *piece = shim_arena_next();
-	struct strbuf sb = STRBUF(piece, cap);
-
-	if (v) {
-		sb_puts(&sb, name);
-		sb_puts(&sb, "=");
-		sb_puts(&sb, v);
-	}
-	if (!v || sb.full)
-		piece[0] = '\0';
-	shim_arena_cut(piece);
-	return piece;
-}
 
 static void load_policy(char **envp)
 {
-	const char *v = env_get(envp, SNAPSHOT_VAR);
+	const char *v = env_value(envp, SNAPSHOT_VAR);
 
 	if (!v) {
 		shim.store = shim_arena_next();
@@ -128,7 +62,7 @@ static void init_from(char **envp)
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return; /* done, or under way: hooks fall back meanwhile */
 	guard_enter();
-	note_stderr();
+	shim_note_stderr();
 	exec_env_init(envp); /* the shim's file, and shim.preload */
 	load_policy(envp);
 	resolve_all();

@@ -70,6 +70,9 @@ void shim_arena_cut(const char *piece);
  * absent or longer than @cap). */
 char *shim_keep(char **envp, const char *name, size_t cap);
 
+/* Remember what descriptor 2 is as the process begins (shim_init). */
+void shim_note_stderr(void);
+
 /* Write @len bytes of @line to the process's stderr: descriptor 2, only
  * while it is the file it was when the process began (a program that
  * started with it closed and opened a file of its own as 2 gets nothing

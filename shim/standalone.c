@@ -75,12 +75,7 @@ static char **start_envp;
 
 static const char *var(const char *name)
 {
-	char **envp = start_envp;
-
-	for (size_t i = 0; envp && envp[i]; i++)
-		if (env_is_name(envp[i], name))
-			return envp[i] + strlen(name) + 1;
-	return NULL;
+	return env_value(start_envp, name);
 }
 
 /* One line on stderr from up to three pieces. */

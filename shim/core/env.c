@@ -129,3 +129,11 @@ int env_filter(const struct policy *p, char *const *envp, const char **out,
 	out[n] = NULL;
 	return (int)n;
 }
+
+const char *env_value(char *const *envp, const char *name)
+{
+	for (size_t i = 0; envp && envp[i]; i++)
+		if (env_is_name(envp[i], name))
+			return envp[i] + strlen(name) + 1;
+	return NULL;
+}

@@ -41,6 +41,12 @@ int env_filter(const struct policy *p, char *const *envp, const char **out,
 /* True when @entry ("NAME=..." or "NAME") names @name. */
 bool env_is_name(const char *entry, const char *name);
 
+/* The value of @name in @envp (NULL-terminated; NULL is empty), as
+ * getenv() reads environ: for an envp that is not environ (a
+ * constructor's, under -z initfirst, runs before libc sets environ).
+ * Return: the value, or NULL when @name is absent. */
+const char *env_value(char *const *envp, const char *name);
+
 #define ASAN_VAR "ASAN_OPTIONS"
 
 /**

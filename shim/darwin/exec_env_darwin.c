@@ -52,12 +52,7 @@ void exec_env_init(char **envp)
 		shim_arena_cut(piece);
 		return;
 	}
-	for (size_t i = 0; envp && envp[i] && !loaded; i++) {
-		const char *eq = strchr(envp[i], '=');
-
-		if (env_is_name(envp[i], var))
-			loaded = eq ? eq + 1 : "";
-	}
+	loaded = env_value(envp, var);
 	sb_puts(&sb, var);
 	sb_puts(&sb, "=");
 	sb_puts(&sb, loaded && exec_env_lists_self(loaded) ? loaded
