@@ -14,13 +14,8 @@
  * last matching rule decide; on Linux the mount namespace stacks its
  * mounts the same way, a directory before what lies in it).
  *
- * SBPL strings are read by libsandbox's TinyScheme reader: '"' and '\'
- * are escaped with a backslash, control characters are written \xHH
- * (two hex digits, the reader's byte escape), UTF-8 passes as it is
- * (byte by byte, which a reader that knows UTF-8 and one that does not
- * both keep); a path that is not UTF-8 is refused: APFS and HFS+ store
- * names in Unicode, and \xHH above 0x7f would mean different bytes to
- * the two readers.
+ * The writers (strings, filters, host paths) are sbpl_write.c's, the
+ * rules every process needs sbpl_base.c's.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -43,163 +38,6 @@ struct pathset {
 	char **v;
 	size_t n, cap;
 };
-
-static void fail(struct gen *g, int ret, const char *path, const char *why)
-{
-	if (g->ret)
-		return;
-	g->ret = ret;
-	snprintf(g->err, g->errlen,
-		 "cannot write the Seatbelt profile for '%s': %s", path, why);
-}
-
-/*
- * @path as Seatbelt sees it: on macOS /tmp, /var and /etc are symbolic
- * links into /private, and rules match the path the kernel resolved.
- */
-static int map(const struct sbpl_host *h, const char *path, char out[SBPL_PATH])
-{
-	const char *const links[][2] = {
-		{ "/tmp", h->tmp },
-		{ "/var", h->var },
-		{ "/etc", h->etc },
-	};
-	const char *to = "", *rest = path;
-	int n;
-
-	if (path[0] != '/')
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++) {
-		if (links[i][1] && path_is_within(path, links[i][0])) {
-			to = links[i][1];
-			rest = path + strlen(links[i][0]);
-		}
-	}
-	n = snprintf(out, SBPL_PATH, "%s%s", to, rest);
-	return n < 0 || n >= SBPL_PATH ? -ENAMETOOLONG : 0;
-}
-
-/* Length of the well-formed UTF-8 sequence (RFC 3629) at @s, or 0. */
-static size_t utf8_seq(const unsigned char *s)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	/* no overlong forms, no surrogates, nothing above U+10FFFF */
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
-/* @s as an SBPL string literal, quotes included. */
-static void put_str(struct gen *g, const char *s)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	const unsigned char *p = (const unsigned char *)s;
-
-	sb_puts(g->out, "\"");
-	while (*p) {
-		size_t n = *p < 0x80 ? 1 : utf8_seq(p);
-		char esc[4] = { '\\', 'x', hex[*p >> 4], hex[*p & 15] };
-
-		if (n == 0) {
-			fail(g, -EILSEQ, s,
-			     "not UTF-8 (Seatbelt matches UTF-8 paths only)");
-			return;
-		}
-		if (*p == '"' || *p == '\\') {
-			sb_put(g->out, "\\", 1);
-			sb_put(g->out, (const char *)p, 1);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			sb_put(g->out, esc, sizeof(esc));
-		} else {
-			sb_put(g->out, (const char *)p, n);
-		}
-		p += n;
-	}
-	sb_puts(g->out, "\"");
-}
-
-static void put_filter(struct gen *g, const char *kind, const char *s)
-{
-	sb_puts(g->out, "(");
-	sb_puts(g->out, kind);
-	sb_puts(g->out, " ");
-	put_str(g, s);
-	sb_puts(g->out, ")");
-}
-
-/* "(ACTION OPS" ... ")": each filter of a rule on a line of its own. */
-void sbpl_open_rule(struct gen *g, const char *action, const char *ops)
-{
-	sb_puts(g->out, "(");
-	sb_puts(g->out, action);
-	sb_puts(g->out, " ");
-	sb_puts(g->out, ops);
-}
-
-void sbpl_next_filter(struct gen *g, const char *kind, const char *s)
-{
-	sb_puts(g->out, "\n\t");
-	put_filter(g, kind, s);
-}
-
-/* "(local unix-socket (subpath ...))" and the like, on a line of its
- * own (@line) or after the operations. */
-static void socket_filter(struct gen *g, bool line, const char *side,
-			  const char *kind, const char *s)
-{
-	sb_puts(g->out, line ? "\n\t(" : " (");
-	sb_puts(g->out, side);
-	sb_puts(g->out, " unix-socket ");
-	put_filter(g, kind, s);
-	sb_puts(g->out, ")");
-}
-
-void sbpl_close_rule(struct gen *g)
-{
-	sb_puts(g->out, ")\n");
-}
-
-/* A rule with one filter, on one line. */
-void sbpl_rule(struct gen *g, const char *action, const char *ops,
-	       const char *kind, const char *s)
-{
-	sbpl_open_rule(g, action, ops);
-	sb_puts(g->out, " ");
-	put_filter(g, kind, s);
-	sbpl_close_rule(g);
-}
-
-/* A host path (a fixed one, or one the caller looked up), mapped. */
-const char *sbpl_host_path(struct gen *g, const char *path, char *buf)
-{
-	int ret = map(g->h, path, buf);
-
-	if (ret)
-		fail(g, ret, path,
-		     ret == -EINVAL ? "not absolute" : strerror(-ret));
-	return ret ? "/" : buf;
-}
 
 /* ---- sets of paths: sorted, without duplicates ---- */
 
@@ -296,14 +134,14 @@ static void add_root(struct gen *g, const char *path, unsigned int rights,
 	int ret;
 
 	if (g->pol.nroots == POLICY_MAX_ROOTS) {
-		fail(g, -E2BIG, path, "too many roots");
+		sbpl_fail(g, -E2BIG, path, "too many roots");
 		return;
 	}
 	r = &g->pol.roots[g->pol.nroots];
-	ret = map(g->h, path, g->paths[g->pol.nroots]);
+	ret = sbpl_map(g->h, path, g->paths[g->pol.nroots]);
 	if (ret) {
-		fail(g, ret, path,
-		     ret == -EINVAL ? "not absolute" : strerror(-ret));
+		sbpl_fail(g, ret, path,
+			  ret == -EINVAL ? "not absolute" : strerror(-ret));
 		return;
 	}
 	*r = (struct root){ .path = g->paths[g->pol.nroots],
@@ -311,11 +149,6 @@ static void add_root(struct gen *g, const char *path, unsigned int rights,
 			    .origin = origin,
 			    .is_dir = is_dir };
 	g->pol.nroots++;
-}
-
-const char *sbpl_tmp_of(const struct gen *g)
-{
-	return g->h->tmp ? g->h->tmp : "/tmp";
 }
 
 /*
@@ -336,7 +169,7 @@ static void build(struct gen *g)
 			 p->roots[i].origin, p->roots[i].is_dir);
 	rights = policy_rights(&g->pol, sbpl_tmp_of(g));
 	for (size_t i = 0; rights && i < sizeof(user) / sizeof(user[0]); i++)
-		if (user[i] && map(g->h, user[i], dir) == 0 &&
+		if (user[i] && sbpl_map(g->h, user[i], dir) == 0 &&
 		    (policy_rights(&g->pol, dir) & rights) != rights)
 			add_root(g, dir, rights, ORIGIN_DEFAULT, true);
 	for (size_t i = 0; g->h->system && g->h->system[i]; i++)
@@ -491,14 +324,14 @@ static void put_sockets(struct gen *g)
 		sbpl_open_rule(g, "allow", "network-bind network-inbound");
 		for (size_t i = 0; i < g->pol.nroots; i++)
 			if (socket_root(g, &g->pol.roots[i]))
-				socket_filter(g, true, "local", "subpath",
-					      g->pol.roots[i].path);
+				sbpl_socket_filter(g, true, "local", "subpath",
+						   g->pol.roots[i].path);
 		sbpl_close_rule(g);
 		sbpl_open_rule(g, "allow", "network-outbound");
 		for (size_t i = 0; i < g->pol.nroots; i++)
 			if (socket_root(g, &g->pol.roots[i]))
-				socket_filter(g, true, "remote", "subpath",
-					      g->pol.roots[i].path);
+				sbpl_socket_filter(g, true, "remote", "subpath",
+						   g->pol.roots[i].path);
 		sbpl_close_rule(g);
 	}
 	if (g->h->report) {
@@ -507,8 +340,8 @@ static void put_sockets(struct gen *g)
 		sb_puts(g->out, "; The launcher's report socket, where the "
 				"shim's records go.\n");
 		sbpl_open_rule(g, "allow", "network-outbound");
-		socket_filter(g, false, "remote", "literal",
-			      sbpl_host_path(g, g->h->report, buf));
+		sbpl_socket_filter(g, false, "remote", "literal",
+				   sbpl_host_path(g, g->h->report, buf));
 		sbpl_close_rule(g);
 	}
 }
@@ -563,8 +396,8 @@ static void put_net_on(struct gen *g)
 			"(allow network-outbound (remote ip))\n"
 			"(allow network-bind network-inbound (local ip))\n");
 	sbpl_open_rule(g, "allow", "network-outbound");
-	socket_filter(g, false, "remote", "literal",
-		      sbpl_host_path(g, "/var/run/mDNSResponder", buf));
+	sbpl_socket_filter(g, false, "remote", "literal",
+			   sbpl_host_path(g, "/var/run/mDNSResponder", buf));
 	sbpl_close_rule(g);
 	sbpl_rule(g, "allow", "file-read*", "literal",
 		  sbpl_host_path(g, "/var/run/resolv.conf", buf));
