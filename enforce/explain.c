@@ -23,24 +23,6 @@
 #include "shim/core/rule.h"
 #include "enforce/spawn.h"
 
-/* The most specific root that contains @path and grants @need. */
-static const struct root *granting(const struct policy *p, const char *path,
-				   unsigned int need)
-{
-	const struct root *best = NULL;
-
-	for (size_t i = 0; i < p->nroots; i++) {
-		const struct root *r = &p->roots[i];
-
-		if ((r->rights & need) == need &&
-		    r->origin != ORIGIN_PROTECTED &&
-		    path_is_within(path, r->path) &&
-		    (!best || strlen(r->path) > strlen(best->path)))
-			best = r;
-	}
-	return best;
-}
-
 static void print_path(const char *given, const char *resolved)
 {
 	if (strcmp(given, resolved) == 0)
@@ -63,9 +45,8 @@ static bool explain_path(const struct policy *p, unsigned int need,
 		       strerror(-ret));
 		return false;
 	}
-	r = (policy_rights(p, resolved) & need) == need
-		    ? granting(p, resolved, need)
-		    : NULL;
+	r = policy_allows(p, need, resolved) ? rule_granting(p, resolved, need)
+					     : NULL;
 	if (r) {
 		printf("allowed %s ", rule_word(need));
 		print_path(given, resolved);

@@ -234,13 +234,11 @@ int learn_write(const char *out, const struct policy *p, char *err,
 
 	for (size_t i = 0; i < nneeds; i++) {
 		struct need *n = &needs[i];
-		unsigned int missing = n->rights & ~policy_rights(p, n->path);
 
-		if (!missing && n->rights)
-			continue;
-		/* only seen, on the way to a path granted anyway: a root
-		 * below makes it visible */
-		if (!n->rights && leads_to_another(n))
+		/* granted already; or only seen, on the way to a path
+		 * granted anyway: a root below makes it visible */
+		if (n->rights ? policy_allows(p, n->rights, n->path)
+			      : leads_to_another(n))
 			continue;
 		fold(n, home, where);
 		if (n->rights & RIGHT_W)

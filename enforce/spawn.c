@@ -24,17 +24,10 @@ static bool locate(const char *cmd, char out[PATH_BUF])
 	if (strchr(cmd, '/'))
 		return path_resolve(AT_FDCWD, cmd, 0, out) == 0;
 	if (!path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	while (*path) {
-		size_t n = strcspn(path, ":");
-		int len = snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path,
-				   cmd);
-
-		if (len > 0 && len < (int)sizeof(buf) &&
-		    faccessat(AT_FDCWD, buf, F_OK, 0) == 0)
+		path = PATH_SEARCH_DEFAULT;
+	while (path_search_next(&path, cmd, buf))
+		if (faccessat(AT_FDCWD, buf, F_OK, 0) == 0)
 			return path_resolve(AT_FDCWD, buf, 0, out) == 0;
-		path += n + (path[n] == ':');
-	}
 	return false;
 }
 
@@ -42,7 +35,7 @@ static void explain_denied(const char *cmd, const struct policy *p)
 {
 	char where[PATH_BUF], *slash;
 
-	if (!locate(cmd, where) || (policy_rights(p, where) & RIGHT_X)) {
+	if (!locate(cmd, where) || policy_allows(p, RIGHT_X, where)) {
 		fprintf(stderr,
 			"cordon: cannot execute '%s': Permission denied\n",
 			cmd);

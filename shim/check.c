@@ -35,9 +35,7 @@ static bool is_allowed(const struct op *op, const char *resolved)
 	 * existing one the kernel checks the access mode alone. */
 	if (op->creat && !path_exists(resolved))
 		need |= RIGHT_W;
-	if (need == 0)
-		return policy_is_visible(p, resolved);
-	return (policy_rights(p, resolved) & need) == need;
+	return policy_allows(p, need, resolved);
 }
 
 static bool has_dotdot(const char *path)

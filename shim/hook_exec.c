@@ -41,8 +41,7 @@
 #include "shim/hooks.h"
 #include "shim/core/strbuf.h"
 
-#define EXEC_ARGV_CAP 1024	      /* execl* arguments, the NULL included */
-#define DEFAULT_PATH  "/bin:/usr/bin" /* glibc's, when PATH is unset */
+#define EXEC_ARGV_CAP 1024 /* execl* arguments, the NULL included */
 
 typedef int spawn_fn(pid_t *, const char *, const posix_spawn_file_actions_t *,
 		     const posix_spawnattr_t *, char *const[], char *const[]);
@@ -161,10 +160,9 @@ static const char *fd_path(int fd, char buf[32])
 
 static const char *path_var(void)
 {
-	for (size_t i = 0; environ && environ[i]; i++)
-		if (env_is_name(environ[i], "PATH"))
-			return environ[i] + 5;
-	return DEFAULT_PATH;
+	const char *v = env_value(environ, "PATH");
+
+	return v ? v : PATH_SEARCH_DEFAULT;
 }
 
 enum pick {
@@ -198,26 +196,18 @@ static enum pick search(const char *name, const char *file, bool use_path,
 		return decide(name, AT_FDCWD, file, 0) ? PICK_DENIED
 						       : PICK_AS_GIVEN;
 	}
-	for (const char *p = path_var();; p++) {
-		size_t len = strcspn(p, ":");
-		struct strbuf sb = STRBUF(run, PATH_BUF);
+	/* an empty entry is the cwd: "./file", never a bare name that
+	 * execvp would search for again */
+	for (const char *p = path_var(); path_search_next(&p, file, run);) {
 		struct op op = OP(name, RIGHT_X, AT_FDCWD, run, 0);
 
-		/* An empty entry is the cwd: "./file", never a bare name
-		 * that execvp would search for again. */
-		sb_put(&sb, p, len);
-		sb_puts(&sb, len ? "/" : "./");
-		sb_puts(&sb, file);
 		if (!rel_ok && run[0] != '/')
 			return refused ? PICK_DENIED : PICK_AS_GIVEN;
-		if (!sb.full && is_runnable(AT_FDCWD, run, 0)) {
+		if (is_runnable(AT_FDCWD, run, 0)) {
 			if (judge(&op) == 0)
 				return refused ? PICK_FOUND : PICK_AS_GIVEN;
 			refused = true;
 		}
-		p += len;
-		if (!*p)
-			break;
 	}
 	return refused ? PICK_DENIED : PICK_AS_GIVEN;
 }

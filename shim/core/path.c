@@ -19,6 +19,7 @@
  * unchanged errno.
  */
 #include "shim/core/path.h"
+#include "shim/core/strbuf.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -464,4 +465,21 @@ bool path_exists(const char *path)
 
 	errno = saved;
 	return ret;
+}
+
+bool path_search_next(const char **cursor, const char *file, char out[PATH_BUF])
+{
+	while (*cursor) {
+		const char *p = *cursor;
+		size_t len = strcspn(p, ":");
+		struct strbuf sb = STRBUF(out, PATH_BUF);
+
+		*cursor = p[len] ? p + len + 1 : NULL;
+		sb_put(&sb, p, len);
+		sb_puts(&sb, len ? "/" : "./");
+		sb_puts(&sb, file);
+		if (!sb.full)
+			return true;
+	}
+	return false;
 }

@@ -83,4 +83,19 @@ int path_normalize(const char *in, char out[PATH_BUF]);
  * One system call; errno unchanged. */
 bool path_exists(const char *path);
 
+/* What execvp(3) searches when PATH is unset (glibc's). */
+#define PATH_SEARCH_DEFAULT "/bin:/usr/bin"
+
+/**
+ * path_search_next - the next file execvp(3) would try for @file along
+ * the PATH list at *@cursor: "DIR/FILE", or "./FILE" for an empty entry
+ * (the working directory), in @out.  Advances *@cursor (NULL once the
+ * list is done); a candidate too long for PATH_BUF is skipped.  The one
+ * PATH search of the shim's exec hooks and the launcher's messages.
+ * Async-signal-safe.
+ * Return: true with a candidate, false when there is none left.
+ */
+bool path_search_next(const char **cursor, const char *file,
+		      char out[PATH_BUF]);
+
 #endif

@@ -113,6 +113,13 @@ bool policy_is_visible(const struct policy *p, const char *path)
 	return false;
 }
 
+bool policy_allows(const struct policy *p, unsigned int need, const char *path)
+{
+	if (need == 0)
+		return policy_is_visible(p, path);
+	return (policy_rights(p, path) & need) == need;
+}
+
 const char *policy_rights_str(unsigned int rights, char buf[4])
 {
 	size_t n = 0;

@@ -108,6 +108,15 @@ bool policy_child_rights(const struct policy *p, const char *dir,
 bool policy_is_visible(const struct policy *p, const char *path);
 
 /**
+ * policy_allows - the decision: may @need (RIGHT_*) be had at @path
+ * (absolute, canonical)?  @need 0 asks whether the path may be seen at
+ * all (stat, access): policy_is_visible().  The one answer the shim's
+ * hooks, `cordon explain`, the launcher's exec refusal and learn all
+ * ask.  Async-signal-safe; allocates nothing.
+ */
+bool policy_allows(const struct policy *p, unsigned int need, const char *path);
+
+/**
  * path_is_within - true when @path is @root or lies beneath it, on a
  * component boundary ("/a/bc" is not within "/a/b").
  */
@@ -117,7 +126,6 @@ bool path_is_within(const char *path, const char *root);
  * terminal, ...): granted by the launcher's defaults and by the shim
  * used alone.  NULL-terminated. */
 extern const char *const policy_rw_devices[];
-
 
 /* "r", "rw", "rx", "rwx", "w", ... for messages; @buf holds 4 bytes. */
 const char *policy_rights_str(unsigned int rights, char buf[4]);

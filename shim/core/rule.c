@@ -53,6 +53,28 @@ const struct root *rule_closest_root(const struct policy *p, const char *path)
 	return best;
 }
 
+const struct root *rule_granting(const struct policy *p, const char *path,
+				 unsigned int need)
+{
+	const struct root *best = rule_closest_root(p, path);
+
+	/* the root that decides, when it grants @need (a protected one
+	 * keeping it too); else the most specific one granting it */
+	if (best && (best->rights & need) == need)
+		return best;
+	best = NULL;
+	for (size_t i = 0; i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+
+		if ((r->rights & need) == need &&
+		    r->origin != ORIGIN_PROTECTED &&
+		    path_is_within(path, r->path) &&
+		    (!best || strlen(r->path) > strlen(best->path)))
+			best = r;
+	}
+	return best;
+}
+
 /* Is @r worth naming in a message?  Devices and pseudo-filesystems are
  * defaults nobody asks about; a root inside one already named is noise. */
 static bool worth_naming(const struct policy *p, const struct root *r,

@@ -21,6 +21,12 @@ const char *rule_var(unsigned int need);
  * first), or NULL. */
 const struct root *rule_closest_root(const struct policy *p, const char *path);
 
+/* The root an allowed access is granted by, for a message: the one
+ * rule_closest_root() names when it grants @need, else the most
+ * specific unprotected root granting it.  NULL when none does. */
+const struct root *rule_granting(const struct policy *p, const char *path,
+				 unsigned int need);
+
 /**
  * rule_put - why @p does not grant @need on the canonical @resolved:
  * "/etc is granted rx only", or "outside the writable roots /tmp, ..."

@@ -745,3 +745,35 @@ Test(normalize, errors)
 	cr_assert_eq(path_normalize(p, out), 0);
 	cr_assert_str_eq(out, p);
 }
+
+Test(path_search, every_entry_in_order_and_the_cwd_for_an_empty_one)
+{
+	const char *cur = "/usr/bin::/bin:";
+	char out[PATH_BUF];
+
+	cr_assert(path_search_next(&cur, "sh", out));
+	cr_assert_str_eq(out, "/usr/bin/sh");
+	cr_assert(path_search_next(&cur, "sh", out));
+	cr_assert_str_eq(out, "./sh");
+	cr_assert(path_search_next(&cur, "sh", out));
+	cr_assert_str_eq(out, "/bin/sh");
+	cr_assert(path_search_next(&cur, "sh", out),
+		  "a trailing ':' is the cwd");
+	cr_assert_str_eq(out, "./sh");
+	cr_assert_not(path_search_next(&cur, "sh", out));
+	cr_assert_null(cur);
+}
+
+Test(path_search, a_candidate_too_long_is_skipped)
+{
+	static char list[PATH_BUF + 16];
+	const char *cur = list;
+	char out[PATH_BUF];
+
+	memset(list, 'a', PATH_BUF);
+	list[0] = '/';
+	memcpy(list + PATH_BUF, ":/bin", 6);
+	cr_assert(path_search_next(&cur, "sh", out));
+	cr_assert_str_eq(out, "/bin/sh");
+	cr_assert_not(path_search_next(&cur, "sh", out));
+}
