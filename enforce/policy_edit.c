@@ -55,4 +55,3 @@ void policy_free(struct policy *p)
 		free(p->env_sets[i]);
 	p->nenv_sets = 0;
 }
-

@@ -59,8 +59,8 @@ static int do_fopen(const char *path, const char *mode)
  * openat relative to it is the shim's to judge. */
 static int do_openat(const char *dir, const char *name)
 {
-	int dfd = (int)syscall(SYS_openat, AT_FDCWD, dir,
-			       O_RDONLY | O_DIRECTORY);
+	int dfd =
+		(int)syscall(SYS_openat, AT_FDCWD, dir, O_RDONLY | O_DIRECTORY);
 	int fd = openat(dfd, name, O_RDONLY);
 
 	printf("%s\n", fd >= 0 ? "ok" : strerrorname_np(errno));
@@ -78,6 +78,7 @@ int main(int argc, char **argv)
 		return do_fopen(argv[2], argv[3]);
 	if (argc == 4 && strcmp(argv[1], "openat") == 0)
 		return do_openat(argv[2], argv[3]);
-	fprintf(stderr, "usage: shimdrive_open tmpfile|errno|fopen|openat ...\n");
+	fprintf(stderr,
+		"usage: shimdrive_open tmpfile|errno|fopen|openat ...\n");
 	return 2;
 }

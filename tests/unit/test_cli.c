@@ -40,8 +40,8 @@ Test(cli, defaults)
 
 Test(cli, roots_keep_their_rights_and_flag)
 {
-	char *argv[] = { "cordon", "-r", "/a", "--write=/b", "-x", "~/c",
-			 "true", NULL };
+	char *argv[] = { "cordon", "-r",  "/a",	  "--write=/b",
+			 "-x",	   "~/c", "true", NULL };
 
 	cr_assert_eq(parse(argv), 0);
 	cr_assert_eq(c.nreqs, 3);
@@ -64,8 +64,9 @@ Test(cli, the_command_options_are_not_ours)
 
 Test(cli, ports)
 {
-	char *argv[] = { "cordon", "--connect", "80,443,8000-8002", "--bind",
-			 "0", "true", NULL };
+	char *argv[] = { "cordon", "--connect", "80,443,8000-8002",
+			 "--bind", "0",		"true",
+			 NULL };
 
 	cr_assert_eq(parse(argv), 0);
 	cr_assert_eq(c.policy.net, NET_PORTS);
@@ -89,8 +90,8 @@ Test(cli, net_wins_over_ports_in_any_order)
 
 Test(cli, bad_ports)
 {
-	static char *bad[] = { "", "x", "70000", "80,", "9-1", "1-2000",
-			       "-1", "80;81", "0x50" };
+	static char *bad[] = { "",	 "x",  "70000", "80,", "9-1",
+			       "1-2000", "-1", "80;81", "0x50" };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char *argv[] = { "cordon", "--connect", bad[i], "true", NULL };
@@ -117,8 +118,9 @@ Test(cli, modes)
 
 Test(cli, env_options)
 {
-	char *argv[] = { "cordon", "-e", "FOO", "-e", "BAR=1=2", "-e",
-			 "CARGO_*", "--inherit-env", "true", NULL };
+	char *argv[] = { "cordon",  "-e", "FOO",     "-e",
+			 "BAR=1=2", "-e", "CARGO_*", "--inherit-env",
+			 "true",    NULL };
 
 	cr_assert_eq(parse(argv), 0);
 	cr_assert_eq(c.policy.nenv_names, 2);

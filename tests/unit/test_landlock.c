@@ -42,8 +42,7 @@ Test(landlock, file_roots_get_file_rights_only)
 
 static const struct feature none;
 
-static const struct feature *find(const struct feature_set *s,
-				  const char *name)
+static const struct feature *find(const struct feature_set *s, const char *name)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (strstr(s->f[i].name, name))

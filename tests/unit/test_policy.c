@@ -29,9 +29,11 @@ Test(policy, within_respects_component_boundaries)
 Test(policy, rights_are_the_union_of_containing_roots)
 {
 	cr_assert_eq(policy_add_root(&p, "/usr", RIGHT_R | RIGHT_X,
-				     ORIGIN_DEFAULT, true), 0);
-	cr_assert_eq(policy_add_root(&p, "/usr/local", RIGHT_W, ORIGIN_USER,
-				     true), 0);
+				     ORIGIN_DEFAULT, true),
+		     0);
+	cr_assert_eq(
+		policy_add_root(&p, "/usr/local", RIGHT_W, ORIGIN_USER, true),
+		0);
 	cr_assert_eq(policy_rights(&p, "/usr/bin/ls"), RIGHT_R | RIGHT_X);
 	cr_assert_eq(policy_rights(&p, "/usr/local/x"), RIGHT_ALL);
 	cr_assert_eq(policy_rights(&p, "/usr"), RIGHT_R | RIGHT_X);
@@ -63,11 +65,13 @@ Test(policy, the_root_table_is_capped)
 
 	for (int i = 0; i < POLICY_MAX_ROOTS; i++) {
 		snprintf(buf, sizeof(buf), "/r%d", i);
-		cr_assert_eq(policy_add_root(&p, buf, RIGHT_R, ORIGIN_USER,
-					     true), 0);
+		cr_assert_eq(
+			policy_add_root(&p, buf, RIGHT_R, ORIGIN_USER, true),
+			0);
 	}
-	cr_assert_eq(policy_add_root(&p, "/one-more", RIGHT_R, ORIGIN_USER,
-				     true), -E2BIG);
+	cr_assert_eq(
+		policy_add_root(&p, "/one-more", RIGHT_R, ORIGIN_USER, true),
+		-E2BIG);
 }
 
 Test(policy, rights_strings)
@@ -112,8 +116,8 @@ static void workspace_policy(void)
 Test(policy, child_rights_are_those_of_every_entry_of_the_dir)
 {
 	static const char *const dirs[] = {
-		"/w/src",	 "/w/.git/hooks/ok", "/w/.git/hooks/ok/d",
-		"/home/u/.ssh",	 "/home/u/.ssh/d",   "/dev/null",
+		"/w/src",	"/w/.git/hooks/ok", "/w/.git/hooks/ok/d",
+		"/home/u/.ssh", "/home/u/.ssh/d",   "/dev/null",
 		"/usr/lib/x",
 	};
 	static const char *const names[] = { "x", "main.c", ".hidden" };
@@ -138,8 +142,9 @@ Test(policy, child_rights_are_those_of_every_entry_of_the_dir)
 
 Test(policy, child_rights_are_not_given_where_a_root_lies_below)
 {
-	static const char *const dirs[] = { "/", "/w", "/w/.git",
-					     "/w/.git/hooks", "/home", "/dev" };
+	static const char *const dirs[] = { "/",       "/w",
+					    "/w/.git", "/w/.git/hooks",
+					    "/home",   "/dev" };
 	unsigned int rights = 0x55;
 
 	workspace_policy();
