@@ -162,6 +162,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libcore.a
 $(B)/helpers/ffidrive: LIBS += -lffi -ldl
 $(B)/helpers/pit_%: LIBS += -lpthread -ldl
 $(B)/helpers/escape: LIBS += -luring
+# The snapshot helper encodes with the core itself.
+$(B)/helpers/snapshot: tests/helpers/snapshot.c $(B)/libcore.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
+		-o $@ $< $(B)/libcore.a $(LIBS)
 $(B)/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

@@ -108,19 +108,17 @@ wait_listener() {
 	contacts=$(cat "$T/count" 2>/dev/null || echo missing)
 }
 
-# shim_policy: the snapshot for a test of the shim alone: the system
+# shim_policy: the snapshot for a test of the shim alone, made by the
+# real encoder (tests/helpers/snapshot.c): the system
 # readable and executable, $T/ws (the workspace) and /tmp writable,
 # $T/out nothing; audit records appended to $T/audit.jsonl.
 shim_policy() {
-	local p='v=1|net=0|con=|bnd=|env=0|names=|q=0'
-	p="$p|log=file:$T/audit.jsonl"
-	local d
+	local args=(--log "file:$T/audit.jsonl") d
 	for d in /usr /bin /sbin /lib /lib64 /etc /opt; do
-		[ -e "$d" ] && p="$p|root=rx,d,d,$(readlink -f "$d")"
+		[ -e "$d" ] && args+=(rx "$(readlink -f "$d")")
 	done
-	p="$p|root=r,d,d,/proc|root=r,d,d,/dev|root=rw,f,d,/dev/null"
-	p="$p|root=rwx,d,d,/tmp|root=rwx,d,d,$T/ws"
-	printf '%s' "$p"
+	args+=(r /proc r /dev rw /dev/null rwx /tmp rwx "$T/ws")
+	"$HELPERS/snapshot" "${args[@]}"
 }
 
 # shim_run CMD...: CMD with libcordon.so preloaded and shim_policy, no

@@ -134,10 +134,9 @@ test_exec_the_shell_runs_but_its_child_is_refused() {
 }
 
 test_exec_system_popen_wordexp_need_x_on_the_shell() {
-	local p='v=1|net=0|con=|bnd=|env=0|names=|q=0'
-	p="$p|log=file:$T/audit.jsonl|root=r,d,d,/usr|root=rx,d,d,/etc"
-	p="$p|root=rwx,d,d,/tmp|root=rwx,d,d,$T/ws|root=r,d,d,/proc"
-	p="$p|root=r,d,d,/dev|root=rw,f,d,/dev/null"
+	local p
+	p=$("$HELPERS/snapshot" --log "file:$T/audit.jsonl" r /usr rx /etc \
+		rwx /tmp rwx "$T/ws" r /proc r /dev rw /dev/null)
 	exec_with "$p" "$HELPERS/shimdrive_exec" run system true
 	assert_status 1
 	assert_stdout_has "^system: status 0x7f00 errno=13$"
@@ -213,8 +212,9 @@ test_exec_shell_children_keep_the_shim_after_unsetenv() {
 
 test_exec_child_cannot_loosen_the_policy() {
 	echo s3cr3t > "$T/out/secret"
-	local loose='v=1|net=2|con=|bnd=|env=1|names=|q=1|log=file:/dev/null'
-	loose="$loose|root=rwx,d,u,/"
+	local loose
+	loose=$("$HELPERS/snapshot" --net --inherit-env --quiet \
+		--log file:/dev/null rwx /)
 	# The loose policy is valid and would allow it, were it loaded.
 	exec_with "$loose" /bin/cat "$T/out/secret"
 	assert_status 0

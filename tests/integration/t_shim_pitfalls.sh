@@ -281,8 +281,10 @@ os.execvp("cat", ["cat", sys.argv[1]])' "$T/out/secret"
 test_pitfall_D2_child_cannot_loosen_the_snapshot() {
 	pit_secret
 	# a policy that grants everything, set by the sandboxed program
-	cordon --log "$T/log" -- sh -c 'CORDON_POLICY="v=1|net=1|con=|bnd=|env=1|names=|q=0|root=rwx,d,d,/" \
-		exec cat "$0"' "$T/out/secret"
+	local loose
+	loose=$("$HELPERS/snapshot" --net --inherit-env rwx /)
+	cordon --log "$T/log" -- sh -c 'CORDON_POLICY="$1" exec cat "$0"' \
+		"$T/out/secret" "$loose"
 	d2_assert_cat_denied
 }
 
