@@ -20,6 +20,7 @@
 #include "enforce/explain.h"
 #include "shim/core/path.h"
 #include "enforce/roots.h"
+#include "enforce/say.h"
 #include "shim/core/rule.h"
 #include "enforce/spawn.h"
 
@@ -96,8 +97,7 @@ int explain_run(struct cli *c)
 	bool all = true;
 
 	if (roots_build(c, &c->policy, err, sizeof(err))) {
-		cli_oneline(err);
-		fprintf(stderr, "cordon: %s\n", err);
+		say_error("%s", err);
 		return EXIT_CORDON;
 	}
 	for (size_t i = 0; i < c->nexplain; i++) {

@@ -25,9 +25,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "enforce/learn.h"
+#include "enforce/policy_edit.h"
 #include "shim/core/path.h"
 #include "enforce/roots.h"
 #include "shim/core/strbuf.h"
@@ -291,4 +293,36 @@ int learn_write(const char *out, const struct policy *p, char *err,
 	json_decref(connect);
 	json_decref(prof);
 	return ret;
+}
+
+/*
+ * What the kernel layer holds while learning: the options' own roots,
+ * the whole filesystem readable and executable, $HOME writable, and the
+ * network (the seccomp filter and the capability drop as always; no
+ * namespaces).  The system directories stay unwritable even to root:
+ * a build that would install into /usr fails there, as it should.  The
+ * shim records what the options' policy alone would refuse.
+ */
+const struct policy *learn_kernel_policy(const struct policy *p)
+{
+	static struct policy wide;
+	const char *home = roots_home();
+	int ret = 0;
+
+	if (wide.nroots)
+		return &wide;
+	for (size_t i = 0; !ret && i < p->nroots; i++)
+		/* protections are not kept while learning */
+		if (p->roots[i].origin != ORIGIN_PROTECTED)
+			ret = policy_add_root(
+				&wide, p->roots[i].path, p->roots[i].rights,
+				ORIGIN_DEFAULT, p->roots[i].is_dir);
+	if (!ret)
+		ret = policy_add_root(&wide, "/", RIGHT_R | RIGHT_X,
+				      ORIGIN_DEFAULT, true);
+	if (!ret && home && strcmp(home, "/") != 0 && access(home, F_OK) == 0)
+		ret = policy_add_root(&wide, home, RIGHT_ALL, ORIGIN_DEFAULT,
+				      true);
+	wide.net = NET_ON;
+	return &wide;
 }

@@ -20,4 +20,14 @@ void learn_note(json_t *record);
 int learn_write(const char *out, const struct policy *p, char *err,
 		size_t errlen);
 
+/**
+ * learn_kernel_policy - what the kernel layer holds while learning, for
+ * the policy @p the options give: their own roots, the whole filesystem
+ * readable and executable, $HOME writable, the network (the seccomp
+ * filter and the capability drop as always; no namespaces).  The system
+ * directories stay unwritable even to root.  The shim records what @p
+ * alone would refuse.  Built once; lives until exit.
+ */
+const struct policy *learn_kernel_policy(const struct policy *p);
+
 #endif

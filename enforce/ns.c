@@ -26,6 +26,7 @@
 #include "enforce/mounts.h"
 #include "enforce/ns.h"
 #include "enforce/pid1.h"
+#include "enforce/say.h"
 #include "enforce/spawn.h"
 
 static int ns_flags(void)
@@ -196,7 +197,7 @@ int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
 		_exit(EXIT_CORDON);
 	}
 	if (mounts_setup(p, keep, err, errlen) < 0) {
-		fprintf(stderr, "cordon: %s\n", err);
+		say_error("%s", err);
 		_exit(EXIT_CORDON);
 	}
 	/* The rest of the boundary goes on this process too: the command

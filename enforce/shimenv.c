@@ -22,6 +22,10 @@
 #include "enforce/platform.h"
 #include "shim/core/preload.h"
 #include "enforce/shimenv.h"
+#include "enforce/supervise.h"
+#include "enforce/say.h"
+#include "enforce/protect.h"
+#include "enforce/policy_edit.h"
 #include "shim/core/snapshot.h"
 
 int shimenv_locate(char out[PATH_BUF])
@@ -117,4 +121,77 @@ int shimenv_apply(char **envp, size_t cap, const char *lib,
 	if (asprintf(&policy, "%s=%s", SNAPSHOT_VAR, snapshot) < 0)
 		policy = NULL;
 	return set_take(envp, cap, SNAPSHOT_VAR, policy);
+}
+
+/* The command's environment, with room for the shim's three variables
+ * (LD_PRELOAD, ASAN_OPTIONS, CORDON_POLICY). */
+char **shimenv_scrubbed(const struct policy *p, size_t *cap)
+{
+	extern char **environ;
+	size_t n = 0;
+	const char **out;
+
+	while (environ[n])
+		n++;
+	n += p->nenv_sets + 4;
+	out = calloc(n, sizeof(*out));
+	if (!out || env_filter(p, environ, out, n) < 0)
+		return NULL;
+	*cap = n;
+	return (char **)out;
+}
+
+/* The shim: grant its file, preload it, bind the report socket. */
+int shimenv_prepare(struct cli *c, char **envp, size_t cap,
+		    struct supervisor *sup)
+{
+	struct policy *p = &c->policy;
+	struct snapshot_extra x = { .log = NULL, .learn = c->cmd == CMD_LEARN };
+	char lib[PATH_BUF], log[sizeof(sup->sockpath) + 8], err[PATH_BUF + 256];
+	char dir[PATH_BUF];
+	static char snap[SNAPSHOT_MAX];
+	int ret;
+
+	if (shimenv_locate(lib)) {
+		fprintf(stderr,
+			"cordon: cannot find %s next to cordon or in "
+			"../lib/cordon\n"
+			"hint: --no-shim runs with the kernel layer only\n",
+			platform_shim_file());
+		return -ENOENT;
+	}
+	ret = policy_add_root(p, lib, RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, false);
+	if (!ret)
+		ret = supervise_prepare(sup, c->log, err, sizeof(err));
+	/* cordon's own files, where a writable root holds them */
+	if (!ret)
+		ret = protect_write(p, lib);
+	if (!ret)
+		ret = protect_write(p, sup->logpath);
+	/* the socket's directory, where a writable root holds it: the
+	 * command must not unlink the socket or put its own in its place */
+	if (!ret && supervise_socket_dir(sup, dir) == 0)
+		ret = protect_write(p, dir);
+	if (ret == -ENOMEM || ret == -E2BIG)
+		snprintf(err, sizeof(err), "cannot grant '%s': %s", lib,
+			 strerror(-ret));
+	if (!ret) {
+		snprintf(log, sizeof(log), "unix:%s", sup->sockpath);
+		x.log = log;
+		ret = snapshot_encode(p, &x, snap, sizeof(snap));
+		if (ret < 0)
+			snprintf(err, sizeof(err),
+				 "the policy is too large "
+				 "to pass to the shim");
+	}
+	if (ret >= 0) {
+		ret = shimenv_apply(envp, cap, lib, snap);
+		if (ret < 0)
+			snprintf(err, sizeof(err),
+				 "cannot pass the shim to the command: %s",
+				 strerror(-ret));
+	}
+	if (ret < 0)
+		say_error("%s", err);
+	return ret < 0 ? ret : 0;
 }

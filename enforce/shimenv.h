@@ -8,6 +8,8 @@
 #include <stddef.h>
 
 #include "shim/core/path.h"
+#include "enforce/cli.h"
+#include "enforce/supervise.h"
 #include "shim/core/policy.h"
 
 /**
@@ -28,5 +30,20 @@ int shimenv_locate(char out[PATH_BUF]);
  */
 int shimenv_apply(char **envp, size_t cap, const char *lib,
 		  const char *snapshot);
+
+/* The command's environment: scrubbed to the allowlist of @p, with
+ * room for the shim's variables (LD_PRELOAD, ASAN_OPTIONS,
+ * CORDON_POLICY); *@cap its size.  NULL when out of memory. */
+char **shimenv_scrubbed(const struct policy *p, size_t *cap);
+
+/**
+ * shimenv_prepare - the shim for the command of @c: find its file and
+ * grant it, bind the report socket (@sup), protect cordon's own files
+ * where a writable root holds them, encode the policy and put the shim
+ * and the snapshot into @envp (@cap entries).
+ * Return: 0, or -errno after one line on stderr.
+ */
+int shimenv_prepare(struct cli *c, char **envp, size_t cap,
+		    struct supervisor *sup);
 
 #endif

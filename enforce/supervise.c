@@ -34,6 +34,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "enforce/gitguard.h"
 #include "enforce/record.h"
 #include "enforce/roots.h"
 #include "enforce/spawn.h"
@@ -462,4 +463,33 @@ void supervise_close(struct supervisor *s)
 	if (s->logfd >= 0)
 		close(s->logfd);
 	s->sock = s->logfd = -1;
+}
+
+/* What the sweep after the run moved aside: one line each, and a
+ * record of the launcher's own. */
+static void swept(const struct gitguard_event *e, void *arg)
+{
+	json_t *more;
+
+	if (e->moved)
+		fprintf(stderr,
+			"cordon: WARNING: moved '%s' to '%s': %s; allow it "
+			"with --write %s\n",
+			e->path, e->moved, e->why, e->allow);
+	else
+		fprintf(stderr,
+			"cordon: WARNING: cannot move '%s' aside (%s): %s; "
+			"remove it before running git there\n",
+			e->path, strerror(e->err), e->why);
+	more = json_pack("{s:s, s:s, s:s, s:s}", "path", e->path, "resolved",
+			 e->path, "moved", e->moved ? e->moved : "", "allow",
+			 e->allow);
+	supervise_record(arg, record_new(RECORD_LAUNCHER, "git-plant", "deny",
+					 e->why, more));
+	json_decref(more);
+}
+
+void supervise_sweep(struct supervisor *s, const struct policy *p)
+{
+	gitguard_sweep(p, swept, s);
 }

@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "shim/core/path.h"
+#include "shim/core/policy.h"
 
 #define SUPERVISE_UNSHIMMED_MAX 16
 /* What the command's reports may take of the log in one run; beyond
@@ -86,6 +87,11 @@ void supervise_record(struct supervisor *s, json_t *rec);
 
 /* Take note of a kept report from the shim for the summary. */
 void supervise_note(struct supervisor *s, json_t *record);
+
+/* Once the command and everything it started have ended: move aside
+ * what it planted for git outside (gitguard.h), one WARNING line and a
+ * record of the launcher's own each. */
+void supervise_sweep(struct supervisor *s, const struct policy *p);
 
 /* The end-of-run summary on stderr; nothing when there is nothing. */
 void supervise_summary(const struct supervisor *s);
