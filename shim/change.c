@@ -19,10 +19,12 @@ static struct op op_of(const char *name, int dirfd, const char *path, int at,
 		       enum change what)
 {
 	struct stat st;
+	int saved = errno;
 	long there = syscall(SYS_newfstatat, dirfd, path, &st, at);
 	bool fails = what == MAKE ? there == 0 : there < 0 && errno == ENOENT;
 	struct op op = OP(name, fails ? 0 : RIGHT_W, dirfd, path, 0);
 
+	errno = saved; /* the hook's errno: an op is built, nothing failed */
 	op.shim_only = what == META;
 	/* unlink, rmdir, rename of a name that is not there: ENOENT, as
 	 * bare, where a read-only mount would say EROFS first */

@@ -19,7 +19,7 @@
  * change_op - the operation of a call that changes or removes the
  * existing file @path (from @dirfd), looked up as @at says
  * (AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH): W, or nothing but visibility
- * when the file is not there.  Changes errno: the hook saved it first.
+ * when the file is not there.  errno untouched.
  */
 struct op change_op(const char *name, int dirfd, const char *path, int at);
 

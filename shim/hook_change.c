@@ -104,41 +104,35 @@ static int nosys(void)
 
 #define NOFOLLOW AT_SYMLINK_NOFOLLOW
 
+/* Each hook: its operation, then HOOK_RUN (hooks.h), which forwards to
+ * the real function, or without one to the system call. */
+
 SHIM_API int mkdir(const char *path, mode_t mode)
 {
-	int saved = errno;
 	struct op op = change_make_op("mkdir", AT_FDCWD, path);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_mkdir)
-		return (int)syscall(SYS_mkdir, path, mode);
-	return hook_done(&op, real_mkdir(path, mode), saved);
+	return HOOK_RUN(&op, -1,
+			real_mkdir ? real_mkdir(path, mode)
+				   : (int)syscall(SYS_mkdir, path, mode));
 }
 
 SHIM_API int mkdirat(int dirfd, const char *path, mode_t mode)
 {
-	int saved = errno;
 	struct op op = change_make_op("mkdirat", dirfd, path);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_mkdirat)
-		return (int)syscall(SYS_mkdirat, dirfd, path, mode);
-	return hook_done(&op, real_mkdirat(dirfd, path, mode), saved);
+	return HOOK_RUN(&op, -1,
+			real_mkdirat
+				? real_mkdirat(dirfd, path, mode)
+				: (int)syscall(SYS_mkdirat, dirfd, path, mode));
 }
 
 /* unlink, rmdir, remove: the link itself, never its target. */
 #define REMOVE_HOOK(name, fallback)                                            \
 	SHIM_API int name(const char *path)                                    \
 	{                                                                      \
-		int saved = errno;                                             \
 		struct op op = change_op(#name, AT_FDCWD, path, NOFOLLOW);     \
-		if (hook_deny(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return fallback;                                       \
-		return hook_done(&op, real_##name(path), saved);               \
+		return HOOK_RUN(&op, -1,                                       \
+				real_##name ? real_##name(path) : (fallback)); \
 	}
 
 REMOVE_HOOK(unlink, (int)syscall(SYS_unlink, path))
@@ -148,40 +142,33 @@ REMOVE_HOOK(remove, nosys())
 /* With or without AT_REMOVEDIR: the link itself. */
 SHIM_API int unlinkat(int dirfd, const char *path, int flags)
 {
-	int saved = errno;
 	struct op op = change_op("unlinkat", dirfd, path, NOFOLLOW);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_unlinkat)
-		return (int)syscall(SYS_unlinkat, dirfd, path, flags);
-	return hook_done(&op, real_unlinkat(dirfd, path, flags), saved);
+	return HOOK_RUN(
+		&op, -1,
+		real_unlinkat ? real_unlinkat(dirfd, path, flags)
+			      : (int)syscall(SYS_unlinkat, dirfd, path, flags));
 }
 
 SHIM_API int rename(const char *old, const char *new)
 {
-	int saved = errno;
 	struct op from, to;
 
 	change_rename_ops(&from, &to, "rename", AT_FDCWD, old, AT_FDCWD, new);
-	if (hook_deny2(&from, &to))
-		return -1;
-	if (!real_rename)
-		return (int)syscall(SYS_rename, old, new);
-	return hook_done2(&from, &to, real_rename(old, new), saved);
+	return HOOK_RUN2(&from, &to,
+			 real_rename ? real_rename(old, new)
+				     : (int)syscall(SYS_rename, old, new));
 }
 
 SHIM_API int renameat(int ofd, const char *old, int nfd, const char *new)
 {
-	int saved = errno;
 	struct op from, to;
 
 	change_rename_ops(&from, &to, "renameat", ofd, old, nfd, new);
-	if (hook_deny2(&from, &to))
-		return -1;
-	if (!real_renameat)
-		return (int)syscall(SYS_renameat, ofd, old, nfd, new);
-	return hook_done2(&from, &to, real_renameat(ofd, old, nfd, new), saved);
+	return HOOK_RUN2(
+		&from, &to,
+		real_renameat ? real_renameat(ofd, old, nfd, new)
+			      : (int)syscall(SYS_renameat, ofd, old, nfd, new));
 }
 
 /* Every flag changes both ends: RENAME_EXCHANGE swaps them,
@@ -189,87 +176,71 @@ SHIM_API int renameat(int ofd, const char *old, int nfd, const char *new)
 SHIM_API int renameat2(int ofd, const char *old, int nfd, const char *new,
 		       unsigned int flags)
 {
-	int saved = errno;
 	struct op from, to;
 
 	change_rename_ops(&from, &to, "renameat2", ofd, old, nfd, new);
-	if (hook_deny2(&from, &to))
-		return -1;
-	if (!real_renameat2)
-		return (int)syscall(SYS_renameat2, ofd, old, nfd, new, flags);
-	return hook_done2(&from, &to, real_renameat2(ofd, old, nfd, new, flags),
-			  saved);
+	return HOOK_RUN2(&from, &to,
+			 real_renameat2
+				 ? real_renameat2(ofd, old, nfd, new, flags)
+				 : (int)syscall(SYS_renameat2, ofd, old, nfd,
+						new, flags));
 }
 
 /* The source needs W too: through the new name it would get the rights
  * of the new place (Landlock refuses that with REFER). */
 SHIM_API int link(const char *old, const char *new)
 {
-	int saved = errno;
 	struct op from, to;
 
 	change_link_ops(&from, &to, "link", AT_FDCWD, old, NOFOLLOW, AT_FDCWD,
 			new);
-	if (hook_deny2(&from, &to))
-		return -1;
-	if (!real_link)
-		return (int)syscall(SYS_link, old, new);
-	return hook_done2(&from, &to, real_link(old, new), saved);
+	return HOOK_RUN2(&from, &to,
+			 real_link ? real_link(old, new)
+				   : (int)syscall(SYS_link, old, new));
 }
 
 /* AT_SYMLINK_FOLLOW follows the source; AT_EMPTY_PATH makes it @ofd. */
 SHIM_API int linkat(int ofd, const char *old, int nfd, const char *new,
 		    int flags)
 {
-	int saved = errno;
 	int at = (flags & AT_EMPTY_PATH) |
 		 (flags & AT_SYMLINK_FOLLOW ? 0 : NOFOLLOW);
 	struct op from, to;
 
 	change_link_ops(&from, &to, "linkat", ofd, old, at, nfd, new);
-	if (hook_deny2(&from, &to))
-		return -1;
-	if (!real_linkat)
-		return (int)syscall(SYS_linkat, ofd, old, nfd, new, flags);
-	return hook_done2(&from, &to, real_linkat(ofd, old, nfd, new, flags),
-			  saved);
+	return HOOK_RUN2(&from, &to,
+			 real_linkat ? real_linkat(ofd, old, nfd, new, flags)
+				     : (int)syscall(SYS_linkat, ofd, old, nfd,
+						    new, flags));
 }
 
 /* The target is only text: the link path alone is decided. */
 SHIM_API int symlink(const char *target, const char *path)
 {
-	int saved = errno;
 	struct op op = change_make_op("symlink", AT_FDCWD, path);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_symlink)
-		return (int)syscall(SYS_symlink, target, path);
-	return hook_done(&op, real_symlink(target, path), saved);
+	return HOOK_RUN(&op, -1,
+			real_symlink ? real_symlink(target, path)
+				     : (int)syscall(SYS_symlink, target, path));
 }
 
 SHIM_API int symlinkat(const char *target, int dirfd, const char *path)
 {
-	int saved = errno;
 	struct op op = change_make_op("symlinkat", dirfd, path);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_symlinkat)
-		return (int)syscall(SYS_symlinkat, target, dirfd, path);
-	return hook_done(&op, real_symlinkat(target, dirfd, path), saved);
+	return HOOK_RUN(&op, -1,
+			real_symlinkat ? real_symlinkat(target, dirfd, path)
+				       : (int)syscall(SYS_symlinkat, target,
+						      dirfd, path));
 }
 
 #define MODE_HOOK(name, at, fallback)                                          \
 	SHIM_API int name(const char *path, mode_t mode)                       \
 	{                                                                      \
-		int saved = errno;                                             \
 		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
-		if (hook_deny(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return fallback;                                       \
-		return hook_done(&op, real_##name(path, mode), saved);         \
+		return HOOK_RUN(&op, -1,                                       \
+				real_##name ? real_##name(path, mode)          \
+					    : (fallback));                     \
 	}
 
 MODE_HOOK(chmod, 0, (int)syscall(SYS_chmod, path, mode))
@@ -277,16 +248,14 @@ MODE_HOOK(lchmod, NOFOLLOW, nosys())
 
 SHIM_API int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 {
-	int saved = errno;
 	struct op op = change_meta_op("fchmodat", dirfd, path,
 				      flags & (NOFOLLOW | AT_EMPTY_PATH));
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_fchmodat)
-		return flags ? nosys()
-			     : (int)syscall(SYS_fchmodat, dirfd, path, mode);
-	return hook_done(&op, real_fchmodat(dirfd, path, mode, flags), saved);
+	return HOOK_RUN(
+		&op, -1,
+		real_fchmodat ? real_fchmodat(dirfd, path, mode, flags)
+		: flags	      ? nosys()
+			      : (int)syscall(SYS_fchmodat, dirfd, path, mode));
 }
 
 /*
@@ -306,15 +275,12 @@ static int owner_errno(int ret, bool flags_ok)
 #define OWNER_HOOK(name, at, fallback)                                         \
 	SHIM_API int name(const char *path, uid_t uid, gid_t gid)              \
 	{                                                                      \
-		int saved = errno;                                             \
 		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
-		if (hook_deny(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return owner_errno(fallback, true);                    \
-		return hook_done(                                              \
-			&op, owner_errno(real_##name(path, uid, gid), true),   \
-			saved);                                                \
+		return HOOK_RUN(                                               \
+			&op, -1,                                               \
+			owner_errno(real_##name ? real_##name(path, uid, gid)  \
+						: (fallback),                  \
+				    true));                                    \
 	}
 
 OWNER_HOOK(chown, 0, (int)syscall(SYS_chown, path, uid, gid))
@@ -323,47 +289,35 @@ OWNER_HOOK(lchown, NOFOLLOW, (int)syscall(SYS_lchown, path, uid, gid))
 SHIM_API int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid,
 		      int flags)
 {
-	int saved = errno;
 	struct op op = change_meta_op("fchownat", dirfd, path,
 				      flags & (NOFOLLOW | AT_EMPTY_PATH));
-
 	bool flags_ok = !(flags & ~(NOFOLLOW | AT_EMPTY_PATH));
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_fchownat)
-		return owner_errno((int)syscall(SYS_fchownat, dirfd, path, uid,
-						gid, flags),
-				   flags_ok);
-	return hook_done(
-		&op,
-		owner_errno(real_fchownat(dirfd, path, uid, gid, flags),
-			    flags_ok),
-		saved);
+	return HOOK_RUN(
+		&op, -1,
+		owner_errno(real_fchownat ? real_fchownat(dirfd, path, uid, gid,
+							  flags)
+					  : (int)syscall(SYS_fchownat, dirfd,
+							 path, uid, gid, flags),
+			    flags_ok));
 }
 
 SHIM_API int utime(const char *path, const struct utimbuf *times)
 {
-	int saved = errno;
 	struct op op = change_meta_op("utime", AT_FDCWD, path, 0);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_utime)
-		return (int)syscall(SYS_utime, path, times);
-	return hook_done(&op, real_utime(path, times), saved);
+	return HOOK_RUN(&op, -1,
+			real_utime ? real_utime(path, times)
+				   : (int)syscall(SYS_utime, path, times));
 }
 
 #define UTIMES_HOOK(name, at, fallback)                                        \
 	SHIM_API int name(const char *path, const struct timeval tv[2])        \
 	{                                                                      \
-		int saved = errno;                                             \
 		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
-		if (hook_deny(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return fallback;                                       \
-		return hook_done(&op, real_##name(path, tv), saved);           \
+		return HOOK_RUN(&op, -1,                                       \
+				real_##name ? real_##name(path, tv)            \
+					    : (fallback));                     \
 	}
 
 UTIMES_HOOK(utimes, 0, (int)syscall(SYS_utimes, path, tv))
@@ -372,44 +326,37 @@ UTIMES_HOOK(lutimes, NOFOLLOW, nosys())
 /* A NULL path is the fd's own form: shim_check() lets it through. */
 SHIM_API int futimesat(int dirfd, const char *path, const struct timeval tv[2])
 {
-	int saved = errno;
 	struct op op = change_meta_op("futimesat", dirfd, path, 0);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_futimesat)
-		return (int)syscall(SYS_futimesat, dirfd, path, tv);
-	return hook_done(&op, real_futimesat(dirfd, path, tv), saved);
+	return HOOK_RUN(&op, -1,
+			real_futimesat
+				? real_futimesat(dirfd, path, tv)
+				: (int)syscall(SYS_futimesat, dirfd, path, tv));
 }
 
 SHIM_API int utimensat(int dirfd, const char *path, const struct timespec ts[2],
 		       int flags)
 {
-	int saved = errno;
 	struct op op = change_meta_op("utimensat", dirfd, path,
 				      flags & (NOFOLLOW | AT_EMPTY_PATH));
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_utimensat)
-		return (int)syscall(SYS_utimensat, dirfd, path, ts, flags);
-	return hook_done(&op, real_utimensat(dirfd, path, ts, flags), saved);
+	return HOOK_RUN(&op, -1,
+			real_utimensat ? real_utimensat(dirfd, path, ts, flags)
+				       : (int)syscall(SYS_utimensat, dirfd,
+						      path, ts, flags));
 }
 
 #define SETXATTR_HOOK(name, at, sysno)                                         \
 	SHIM_API int name(const char *path, const char *key,                   \
 			  const void *value, size_t size, int flags)           \
 	{                                                                      \
-		int saved = errno;                                             \
 		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
-		if (hook_deny(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return (int)syscall(sysno, path, key, value, size,     \
-					    flags);                            \
-		return hook_done(&op,                                          \
-				 real_##name(path, key, value, size, flags),   \
-				 saved);                                       \
+		return HOOK_RUN(                                               \
+			&op, -1,                                               \
+			real_##name                                            \
+				? real_##name(path, key, value, size, flags)   \
+				: (int)syscall(sysno, path, key, value, size,  \
+					       flags));                        \
 	}
 
 SETXATTR_HOOK(setxattr, 0, SYS_setxattr)
@@ -418,13 +365,10 @@ SETXATTR_HOOK(lsetxattr, NOFOLLOW, SYS_lsetxattr)
 #define REMOVEXATTR_HOOK(name, at, sysno)                                      \
 	SHIM_API int name(const char *path, const char *key)                   \
 	{                                                                      \
-		int saved = errno;                                             \
 		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
-		if (hook_deny(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return (int)syscall(sysno, path, key);                 \
-		return hook_done(&op, real_##name(path, key), saved);          \
+		return HOOK_RUN(&op, -1,                                       \
+				real_##name ? real_##name(path, key)           \
+					    : (int)syscall(sysno, path, key)); \
 	}
 
 REMOVEXATTR_HOOK(removexattr, 0, SYS_removexattr)

@@ -1,7 +1,6 @@
 /*
  * hook_create.c - the create family: the mk*temp* names and tmpfile,
- * mkfifo and mknod (with the pre-2.33 __xmknod names), dlopen and
- * dlmopen, and posix_spawn_file_actions_addopen.
+ * mkfifo and mknod (with the pre-2.33 __xmknod names).
  *
  * libc calls itself directly (catalog A.0), so each public name is a
  * hook of its own and forwards to the real function of the same name.
@@ -9,12 +8,9 @@
  * it in P_tmpdir whatever TMPDIR says (glibc 2.36 tries O_TMPFILE there,
  * then a name there).  A creation whose name is taken fails with EEXIST
  * before the kernel asks Landlock, so it needs W only when the name is
- * free.  dlopen and dlmopen read their caller's return address (RPATH,
- * RUNPATH, $ORIGIN, namespace): they must leave by a tail call.
+ * free.
  */
-#include <dlfcn.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -25,14 +21,6 @@
 
 #include "shim/change.h"
 #include "shim/hooks.h"
-
-#ifndef __O_TMPFILE
-#define __O_TMPFILE (020000000 | O_DIRECTORY)
-#endif
-
-/* Force the forwarding call of dlopen and dlmopen to be a jump, at
- * every optimisation level the tree is built with. */
-#define TAIL_CALLER __attribute__((optimize("optimize-sibling-calls")))
 
 /* Public glibc names that no header declares (since 2.33). */
 int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev);
@@ -57,10 +45,6 @@ static REAL_SLOT int (*real_mknodat)(int, const char *, mode_t, dev_t);
 static REAL_SLOT int (*real___xmknod)(int, const char *, mode_t, dev_t *);
 static REAL_SLOT int (*real___xmknodat)(int, int, const char *, mode_t,
 					dev_t *);
-static REAL_SLOT void *(*real_dlopen)(const char *, int);
-static REAL_SLOT void *(*real_dlmopen)(Lmid_t, const char *, int);
-static REAL_SLOT int (*real_posix_spawn_file_actions_addopen)(
-	posix_spawn_file_actions_t *, int, const char *, int, mode_t);
 
 void hooks_create_resolve(void)
 {
@@ -82,11 +66,6 @@ void hooks_create_resolve(void)
 	RESOLVE(mknodat);
 	RESOLVE(__xmknod);
 	RESOLVE(__xmknodat);
-	/* One function under both versions (2.2.5 or 2.3.4, and 2.34);
-	 * the unversioned hook catches callers of either. */
-	RESOLVE(dlopen);
-	RESOLVE(dlmopen);
-	RESOLVE(posix_spawn_file_actions_addopen);
 }
 
 static int nosys(void)
@@ -95,86 +74,40 @@ static int nosys(void)
 	return -1;
 }
 
-/* A temp file: a new name in the template's directory, opened O_RDWR. */
-#define TEMP_OP(name, tmpl)                                                    \
-	OP(#name, RIGHT_R | RIGHT_W, AT_FDCWD, tmpl, PATH_NOFOLLOW)
-
-#define MKSTEMP_HOOK(name)                                                     \
-	SHIM_API int name(char *tmpl)                                          \
+/* A temp file: a new name in the template's directory, opened O_RDWR;
+ * @params and @args: the hook's parameters and the call's arguments. */
+#define TEMP_HOOK(name, params, args)                                          \
+	SHIM_API int name params                                               \
 	{                                                                      \
-		struct op op = TEMP_OP(name, tmpl);                            \
-		int saved = errno;                                             \
-		if (hook_deny(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return nosys();                                        \
-		return hook_done(&op, real_##name(tmpl), saved);               \
+		struct op op = OP(#name, RIGHT_R | RIGHT_W, AT_FDCWD, tmpl,    \
+				  PATH_NOFOLLOW);                              \
+		return HOOK_RUN(&op, -1,                                       \
+				real_##name ? real_##name args : nosys());     \
 	}
 
-#define MKOSTEMP_HOOK(name)                                                    \
-	SHIM_API int name(char *tmpl, int flags)                               \
-	{                                                                      \
-		struct op op = TEMP_OP(name, tmpl);                            \
-		int saved = errno;                                             \
-		if (hook_deny(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return nosys();                                        \
-		return hook_done(&op, real_##name(tmpl, flags), saved);        \
-	}
+TEMP_HOOK(mkstemp, (char *tmpl), (tmpl))
+TEMP_HOOK(mkstemp64, (char *tmpl), (tmpl))
+TEMP_HOOK(mkostemp, (char *tmpl, int flags), (tmpl, flags))
+TEMP_HOOK(mkostemp64, (char *tmpl, int flags), (tmpl, flags))
+TEMP_HOOK(mkstemps, (char *tmpl, int suffixlen), (tmpl, suffixlen))
+TEMP_HOOK(mkstemps64, (char *tmpl, int suffixlen), (tmpl, suffixlen))
+TEMP_HOOK(mkostemps, (char *tmpl, int suffixlen, int flags),
+	  (tmpl, suffixlen, flags))
+TEMP_HOOK(mkostemps64, (char *tmpl, int suffixlen, int flags),
+	  (tmpl, suffixlen, flags))
 
-#define MKSTEMPS_HOOK(name)                                                    \
-	SHIM_API int name(char *tmpl, int suffixlen)                           \
-	{                                                                      \
-		struct op op = TEMP_OP(name, tmpl);                            \
-		int saved = errno;                                             \
-		if (hook_deny(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return nosys();                                        \
-		return hook_done(&op, real_##name(tmpl, suffixlen), saved);    \
-	}
-
-#define MKOSTEMPS_HOOK(name)                                                   \
-	SHIM_API int name(char *tmpl, int suffixlen, int flags)                \
-	{                                                                      \
-		struct op op = TEMP_OP(name, tmpl);                            \
-		int saved = errno;                                             \
-		if (hook_deny(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return nosys();                                        \
-		return hook_done(&op, real_##name(tmpl, suffixlen, flags),     \
-				 saved);                                       \
-	}
-
-MKSTEMP_HOOK(mkstemp)
-MKSTEMP_HOOK(mkstemp64)
-MKOSTEMP_HOOK(mkostemp)
-MKOSTEMP_HOOK(mkostemp64)
-MKSTEMPS_HOOK(mkstemps)
-MKSTEMPS_HOOK(mkstemps64)
-MKOSTEMPS_HOOK(mkostemps)
-MKOSTEMPS_HOOK(mkostemps64)
+static void *nosys_ptr(void)
+{
+	errno = ENOSYS;
+	return NULL;
+}
 
 SHIM_API char *mkdtemp(char *tmpl)
 {
 	struct op op = OP("mkdtemp", RIGHT_W, AT_FDCWD, tmpl, PATH_NOFOLLOW);
-	int saved = errno;
-	char *dir;
 
-	if (hook_deny(&op))
-		return NULL;
-	if (!real_mkdtemp) {
-		errno = ENOSYS;
-		return NULL;
-	}
-	dir = real_mkdtemp(tmpl);
-	if (!dir)
-		hook_failed(&op, errno);
-	else
-		errno = saved;
-	return dir;
+	return HOOK_RUN(&op, NULL,
+			real_mkdtemp ? real_mkdtemp(tmpl) : nosys_ptr());
 }
 
 /*
@@ -200,6 +133,7 @@ SHIM_API char *mktemp(char *tmpl) /* banned-ok: the hook of it */
 		memcpy(dir, tmpl, n);
 		dir[n] = '\0';
 	}
+	/* its failure is an empty name, not NULL */
 	if (hook_deny(&op)) {
 		tmpl[0] = '\0';
 		return tmpl;
@@ -218,20 +152,8 @@ SHIM_API char *mktemp(char *tmpl) /* banned-ok: the hook of it */
 	{                                                                      \
 		struct op op =                                                 \
 			OP(#name, RIGHT_R | RIGHT_W, AT_FDCWD, P_tmpdir, 0);   \
-		int saved = errno;                                             \
-		FILE *f;                                                       \
-		if (hook_deny(&op))                                            \
-			return NULL;                                           \
-		if (!real_##name) {                                            \
-			errno = ENOSYS;                                        \
-			return NULL;                                           \
-		}                                                              \
-		f = real_##name();                                             \
-		if (!f)                                                        \
-			hook_failed(&op, errno);                               \
-		else                                                           \
-			errno = saved;                                         \
-		return f;                                                      \
+		return HOOK_RUN(&op, NULL,                                     \
+				real_##name ? real_##name() : nosys_ptr());    \
 	}
 
 TMPFILE_HOOK(tmpfile)
@@ -239,172 +161,60 @@ TMPFILE_HOOK(tmpfile64)
 
 SHIM_API int mkfifo(const char *path, mode_t mode)
 {
-	int saved = errno;
 	struct op op = change_make_op("mkfifo", AT_FDCWD, path);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_mkfifo)
-		return (int)syscall(SYS_mknodat, AT_FDCWD, path, S_IFIFO | mode,
-				    0);
-	return hook_done(&op, real_mkfifo(path, mode), saved);
+	return HOOK_RUN(&op, -1,
+			real_mkfifo ? real_mkfifo(path, mode)
+				    : (int)syscall(SYS_mknodat, AT_FDCWD, path,
+						   S_IFIFO | mode, 0));
 }
 
 SHIM_API int mkfifoat(int dirfd, const char *path, mode_t mode)
 {
-	int saved = errno;
 	struct op op = change_make_op("mkfifoat", dirfd, path);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_mkfifoat)
-		return (int)syscall(SYS_mknodat, dirfd, path, S_IFIFO | mode,
-				    0);
-	return hook_done(&op, real_mkfifoat(dirfd, path, mode), saved);
+	return HOOK_RUN(&op, -1,
+			real_mkfifoat ? real_mkfifoat(dirfd, path, mode)
+				      : (int)syscall(SYS_mknodat, dirfd, path,
+						     S_IFIFO | mode, 0));
 }
 
 SHIM_API int mknod(const char *path, mode_t mode, dev_t dev)
 {
-	int saved = errno;
 	struct op op = change_make_op("mknod", AT_FDCWD, path);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_mknod)
-		return (int)syscall(SYS_mknodat, AT_FDCWD, path, mode, dev);
-	return hook_done(&op, real_mknod(path, mode, dev), saved);
+	return HOOK_RUN(&op, -1,
+			real_mknod ? real_mknod(path, mode, dev)
+				   : (int)syscall(SYS_mknodat, AT_FDCWD, path,
+						  mode, dev));
 }
 
 SHIM_API int mknodat(int dirfd, const char *path, mode_t mode, dev_t dev)
 {
-	int saved = errno;
 	struct op op = change_make_op("mknodat", dirfd, path);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real_mknodat)
-		return (int)syscall(SYS_mknodat, dirfd, path, mode, dev);
-	return hook_done(&op, real_mknodat(dirfd, path, mode, dev), saved);
+	return HOOK_RUN(&op, -1,
+			real_mknodat ? real_mknodat(dirfd, path, mode, dev)
+				     : (int)syscall(SYS_mknodat, dirfd, path,
+						    mode, dev));
 }
 
 SHIM_API int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
 {
-	int saved = errno;
 	struct op op = change_make_op("__xmknod", AT_FDCWD, path);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real___xmknod)
-		return nosys();
-	return hook_done(&op, real___xmknod(ver, path, mode, dev), saved);
+	return HOOK_RUN(&op, -1,
+			real___xmknod ? real___xmknod(ver, path, mode, dev)
+				      : nosys());
 }
 
 SHIM_API int __xmknodat(int ver, int dirfd, const char *path, mode_t mode,
 			dev_t *dev)
 {
-	int saved = errno;
 	struct op op = change_make_op("__xmknodat", dirfd, path);
 
-	if (hook_deny(&op))
-		return -1;
-	if (!real___xmknodat)
-		return nosys();
-	return hook_done(&op, real___xmknodat(ver, dirfd, path, mode, dev),
-			 saved);
-}
-
-/* ld.so searches for a name without a slash, and expands $ORIGIN, $LIB
- * and $PLATFORM from the caller: only a plain path names the file. */
-static bool is_plain_path(const char *file)
-{
-	bool slash = false;
-
-	for (const char *c = file; c && *c; c++) {
-		if (*c == '$')
-			return false;
-		if (*c == '/')
-			slash = true;
-	}
-	return slash;
-}
-
-/* The decision of dlopen or dlmopen, out of line: the hook itself keeps
- * no frame, so that its forwarding call can be a jump.  A NULL path in
- * the op still loads the policy, and decides nothing. */
-static __attribute__((noinline)) bool dl_denied(const char *name,
-						const char *file)
-{
-	struct op op = OP(name, RIGHT_R, AT_FDCWD,
-			  is_plain_path(file) ? file : NULL, 0);
-
-	return hook_deny(&op) != 0;
-}
-
-static __attribute__((noinline)) void *dl_nosys(void)
-{
-	errno = ENOSYS;
-	return NULL;
-}
-
-/* No hook_failed() after the real call: it would need a frame, and
- * ld.so reports through dlerror(), not errno.  errno is unchanged
- * before the jump (dl_denied() keeps it). */
-SHIM_API TAIL_CALLER void *dlopen(const char *file, int mode)
-{
-	if (dl_denied("dlopen", file))
-		return NULL;
-	if (!real_dlopen)
-		return dl_nosys();
-	return real_dlopen(file, mode);
-}
-
-SHIM_API TAIL_CALLER void *dlmopen(Lmid_t lmid, const char *file, int mode)
-{
-	if (dl_denied("dlmopen", file))
-		return NULL;
-	if (!real_dlmopen)
-		return dl_nosys();
-	return real_dlmopen(lmid, file, mode);
-}
-
-/* The child opens the path through libc's internal call: decide at
- * registration, with the rights open(2) would need for @oflag.  A
- * relative path is taken from the cwd at registration. */
-static struct op addopen_op(const char *path, int oflag)
-{
-	int acc = oflag & O_ACCMODE;
-	struct op op =
-		OP("posix_spawn_file_actions_addopen", 0, AT_FDCWD, path, 0);
-
-	if (oflag & O_PATH)
-		return op;
-	if (acc != O_WRONLY)
-		op.need |= RIGHT_R;
-	if (acc != O_RDONLY || (oflag & O_TRUNC) ||
-	    (oflag & __O_TMPFILE) == __O_TMPFILE)
-		op.need |= RIGHT_W;
-	op.creat = (oflag & O_CREAT) != 0;
-	if (oflag & (O_NOFOLLOW | O_EXCL))
-		op.pflags |= PATH_NOFOLLOW;
-	return op;
-}
-
-/* Errors are returned, as by posix_spawn. */
-SHIM_API int posix_spawn_file_actions_addopen(posix_spawn_file_actions_t *fa,
-					      int fd, const char *path,
-					      int oflag, mode_t mode)
-{
-	struct op op = addopen_op(path, oflag);
-	int saved = errno;
-	int ret;
-
-	if (hook_deny(&op))
-		return EACCES;
-	if (!real_posix_spawn_file_actions_addopen)
-		return ENOSYS;
-	ret = real_posix_spawn_file_actions_addopen(fa, fd, path, oflag, mode);
-	if (ret)
-		hook_failed(&op, ret);
-	errno = saved;
-	return ret;
+	return HOOK_RUN(&op, -1,
+			real___xmknodat
+				? real___xmknodat(ver, dirfd, path, mode, dev)
+				: nosys());
 }

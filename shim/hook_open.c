@@ -1,14 +1,20 @@
 /*
  * hook_open.c - the open family: open, openat, creat (and their 64-bit
- * and fortified names), fopen, freopen, opendir, truncate.
+ * and fortified names), fopen, freopen, opendir, truncate; dlopen and
+ * dlmopen (a library file read); posix_spawn_file_actions_addopen (an
+ * open the spawned child makes).
  *
  * libc calls itself directly, never through these names (catalog A.0),
  * so every public name is a hook of its own and forwards to the real
  * function of the same name.  The mode argument is read whenever the
- * kernel reads it: O_CREAT and O_TMPFILE (catalog D-14).
+ * kernel reads it: O_CREAT and O_TMPFILE (catalog D-14).  dlopen and
+ * dlmopen read their caller's return address (RPATH, RUNPATH, $ORIGIN,
+ * namespace): they must leave by a tail call.
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/syscall.h>
@@ -16,6 +22,10 @@
 #include <unistd.h>
 
 #include "shim/hooks.h"
+
+/* Force the forwarding call of dlopen and dlmopen to be a jump, at
+ * every optimisation level the tree is built with. */
+#define TAIL_CALLER __attribute__((optimize("optimize-sibling-calls")))
 
 #ifndef __O_TMPFILE
 #define __O_TMPFILE (020000000 | O_DIRECTORY)
@@ -48,6 +58,10 @@ static REAL_SLOT FILE *(*real_freopen64)(const char *, const char *, FILE *);
 static REAL_SLOT DIR *(*real_opendir)(const char *);
 static REAL_SLOT int (*real_truncate)(const char *, off_t);
 static REAL_SLOT int (*real_truncate64)(const char *, off_t);
+static REAL_SLOT void *(*real_dlopen)(const char *, int);
+static REAL_SLOT void *(*real_dlmopen)(Lmid_t, const char *, int);
+static REAL_SLOT int (*real_posix_spawn_file_actions_addopen)(
+	posix_spawn_file_actions_t *, int, const char *, int, mode_t);
 
 void hooks_open_resolve(void)
 {
@@ -70,6 +84,11 @@ void hooks_open_resolve(void)
 	RESOLVE(opendir);
 	RESOLVE(truncate);
 	RESOLVE(truncate64);
+	/* One function under both versions (2.2.5 or 2.3.4, and 2.34);
+	 * the unversioned hook catches callers of either. */
+	RESOLVE(dlopen);
+	RESOLVE(dlmopen);
+	RESOLVE(posix_spawn_file_actions_addopen);
 }
 
 static bool has_mode(int flags)
@@ -318,3 +337,81 @@ SHIM_API DIR *opendir(const char *path)
 
 TRUNCATE_HOOK(truncate)
 TRUNCATE_HOOK(truncate64)
+
+/* ld.so searches for a name without a slash, and expands $ORIGIN, $LIB
+ * and $PLATFORM from the caller: only a plain path names the file. */
+static bool is_plain_path(const char *file)
+{
+	bool slash = false;
+
+	for (const char *c = file; c && *c; c++) {
+		if (*c == '$')
+			return false;
+		if (*c == '/')
+			slash = true;
+	}
+	return slash;
+}
+
+/* The decision of dlopen or dlmopen, out of line: the hook itself keeps
+ * no frame, so that its forwarding call can be a jump.  A NULL path in
+ * the op still loads the policy, and decides nothing. */
+static __attribute__((noinline)) bool dl_denied(const char *name,
+						const char *file)
+{
+	struct op op = OP(name, RIGHT_R, AT_FDCWD,
+			  is_plain_path(file) ? file : NULL, 0);
+
+	return hook_deny(&op) != 0;
+}
+
+static __attribute__((noinline)) void *dl_nosys(void)
+{
+	errno = ENOSYS;
+	return NULL;
+}
+
+/* No hook_failed() after the real call: it would need a frame, and
+ * ld.so reports through dlerror(), not errno.  errno is unchanged
+ * before the jump (dl_denied() keeps it). */
+SHIM_API TAIL_CALLER void *dlopen(const char *file, int mode)
+{
+	if (dl_denied("dlopen", file))
+		return NULL;
+	if (!real_dlopen)
+		return dl_nosys();
+	return real_dlopen(file, mode);
+}
+
+SHIM_API TAIL_CALLER void *dlmopen(Lmid_t lmid, const char *file, int mode)
+{
+	if (dl_denied("dlmopen", file))
+		return NULL;
+	if (!real_dlmopen)
+		return dl_nosys();
+	return real_dlmopen(lmid, file, mode);
+}
+
+/* The child opens the path through libc's internal call: decide at
+ * registration, with the rights open(2) would need for @oflag.  A
+ * relative path is taken from the cwd at registration.  Errors are
+ * returned, as by posix_spawn. */
+SHIM_API int posix_spawn_file_actions_addopen(posix_spawn_file_actions_t *fa,
+					      int fd, const char *path,
+					      int oflag, mode_t mode)
+{
+	struct op op = open_op("posix_spawn_file_actions_addopen", AT_FDCWD,
+			       path, oflag);
+	int saved = errno;
+	int ret;
+
+	if (hook_deny(&op))
+		return EACCES;
+	if (!real_posix_spawn_file_actions_addopen)
+		return ENOSYS;
+	ret = real_posix_spawn_file_actions_addopen(fa, fd, path, oflag, mode);
+	if (ret)
+		hook_failed(&op, ret);
+	errno = saved;
+	return ret;
+}

@@ -2,12 +2,15 @@
  * hooks.h - what every hook file shares: the start and end of a hook,
  * and each family's resolver (called once by shim_init()).
  *
- * The shape of every hook (style.md):
- *   save errno; if the shim is re-entered, forward; decide;
- *   on deny: report once, set errno once, return the failure value;
- *   on allow: restore errno and forward to the real function.
- * hook_deny() and hook_done() are that shape for the calls that return
- * -1 and set errno; the macOS hooks use them too (darwin/hook_darwin.h).
+ * The shape of every hook (style.md), written once, here:
+ *   begin (initialise if needed; no policy: forward); save errno; if
+ *   the shim is re-entered, forward; decide; on deny: report once, set
+ *   errno once, return the failure value; on allow: restore errno and
+ *   forward to the real function, reporting a kernel denial if it fails.
+ * HOOK_RUN() is that shape as one expression; hook_begin(), hook_deny()
+ * and hook_after() are its parts, for the hooks that decide in their own
+ * way (stat answers from the check's lookup, exec searches PATH); the
+ * macOS hooks use them too (darwin/hook_darwin.h).
  */
 #ifndef CORDON_HOOKS_H
 #define CORDON_HOOKS_H
@@ -38,6 +41,18 @@ void hooks_walk_resolve(void);
 #define RESOLVE_V(name, ver)                                                   \
 	(real_##name = (__typeof__(real_##name))real_sym(#name, ver))
 
+/*
+ * The start of every hook: the shim initialised (a hook may run before
+ * its constructor: another library's constructor, another thread), and
+ * whether a policy decides at all (else the call is forwarded as it is).
+ */
+static inline bool hook_begin(void)
+{
+	if (!shim_is_ready())
+		shim_init();
+	return shim.active;
+}
+
 /**
  * hook_decide - the decision of a hook, with the guard and lazy init.
  * Return: 0 to forward to the real function, or the errno to fail with.
@@ -46,9 +61,7 @@ static inline int hook_decide(const struct op *op)
 {
 	int ret;
 
-	if (!shim_is_ready())
-		shim_init();
-	if (!guard_enter())
+	if (!hook_begin() || !guard_enter())
 		return 0;
 	ret = shim_check(op);
 	guard_leave();
@@ -66,14 +79,20 @@ static inline void hook_failed(const struct op *op, int err)
 	guard_leave();
 }
 
-/* 0 to forward, else -1 with errno set (the hook returns its failure). */
-static inline int hook_deny(const struct op *op)
+/* @op decided: 0 to forward, else the errno it fails with, set once. */
+static inline int hook_refused(const struct op *op)
 {
 	int err = hook_decide(op);
 
 	if (err)
 		errno = err;
-	return err ? -1 : 0;
+	return err;
+}
+
+/* 0 to forward, else -1 with errno set (the hook returns its failure). */
+static inline int hook_deny(const struct op *op)
+{
+	return hook_refused(op) ? -1 : 0;
 }
 
 /* Both ends of a rename or a link, each denied end with its own line. */
@@ -89,14 +108,20 @@ static inline int hook_deny2(const struct op *a, const struct op *b)
 	return err ? -1 : 0;
 }
 
-/* The end of an allowed call that returned @ret (< 0: failed): restore
- * errno, or report a kernel denial. */
-static inline int hook_done(const struct op *op, int ret, int saved)
+/* The end of an allowed call: restore errno, or when it @failed report
+ * a kernel denial. */
+static inline void hook_after(const struct op *op, bool failed, int saved)
 {
-	if (ret < 0)
+	if (failed)
 		hook_failed(op, errno);
 	else
 		errno = saved;
+}
+
+/* The same for an int call that returned @ret (< 0: failed). */
+static inline int hook_done(const struct op *op, int ret, int saved)
+{
+	hook_after(op, ret < 0, saved);
 	return ret;
 }
 
@@ -114,6 +139,35 @@ static inline int hook_done2(const struct op *a, const struct op *b, int ret,
 	errno = err;
 	return ret;
 }
+
+/*
+ * The shape of every hook, as one expression (it hides no return):
+ * save errno; decide @op (a pointer); denied: the call's failure value
+ * @fail, errno set once, a line and a record; allowed: @call (which
+ * forwards to the real function, or its fallback), errno restored, or,
+ * when it failed, the kernel's denial reported.  @op is built before,
+ * by builders that leave errno alone.
+ */
+#define HOOK_RUN(op, fail, call)                                               \
+	({                                                                     \
+		int saved_ = errno;                                            \
+		__typeof__(call) ret_ = (fail);                                \
+		if (!hook_deny(op)) {                                          \
+			ret_ = (call);                                         \
+			hook_after((op), ret_ == (fail), saved_);              \
+		}                                                              \
+		ret_;                                                          \
+	})
+
+/* The same for a call with two ends (rename, link): both decided. */
+#define HOOK_RUN2(a, b, call)                                                  \
+	({                                                                     \
+		int saved_ = errno;                                            \
+		int ret_ = -1;                                                 \
+		if (!hook_deny2((a), (b)))                                     \
+			ret_ = hook_done2((a), (b), (call), saved_);           \
+		ret_;                                                          \
+	})
 
 #define OP(n, need_, dirfd_, path_, pflags_)                                   \
 	((struct op){ .name = (n),                                             \
