@@ -132,207 +132,120 @@ static int fopen_flags(const char *mode)
 	return flags;
 }
 
-static int deny_open(const struct op *op)
+static void *nosys_ptr(void)
 {
-	int err = hook_decide(op);
-
-	if (err)
-		errno = err;
-	return err;
+	errno = ENOSYS;
+	return NULL;
 }
 
-/* Forward a real open that returned @fd; report a kernel denial. */
-static int opened(const struct op *op, int fd, int saved)
-{
-	if (fd < 0)
-		hook_failed(op, errno);
-	else
-		errno = saved;
-	return fd;
-}
-
-#define OPEN_HOOK(name)                                                        \
-	SHIM_API int name(const char *path, int flags, ...)                    \
-	{                                                                      \
-		struct op op = open_op(#name, AT_FDCWD, path, flags);          \
-		mode_t mode = 0;                                               \
-		int saved = errno;                                             \
+/* The mode of an open with @flags, read as the kernel reads it: only
+ * with O_CREAT or O_TMPFILE (catalog D-14).  In the variadic hook. */
+#define OPEN_MODE(flags)                                                       \
+	({                                                                     \
+		mode_t mode_ = 0;                                              \
 		if (has_mode(flags)) {                                         \
 			va_list ap;                                            \
 			va_start(ap, flags);                                   \
-			mode = va_arg(ap, mode_t);                             \
+			mode_ = va_arg(ap, mode_t);                            \
 			va_end(ap);                                            \
 		}                                                              \
-		if (deny_open(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_openat, AT_FDCWD, path, flags, \
-					    mode);                             \
-		return opened(&op, real_##name(path, flags, mode), saved);     \
-	}
+		mode_;                                                         \
+	})
 
-#define OPENAT_HOOK(name)                                                      \
-	SHIM_API int name(int dirfd, const char *path, int flags, ...)         \
+/* open and openat, and their other names: @params and @args are the
+ * hook's parameters and the call's arguments (the mode last). */
+#define OPEN_HOOK(name, params, dirfd, args)                                   \
+	SHIM_API int name params                                               \
 	{                                                                      \
+		mode_t mode = OPEN_MODE(flags);                                \
 		struct op op = open_op(#name, dirfd, path, flags);             \
-		mode_t mode = 0;                                               \
-		int saved = errno;                                             \
-		if (has_mode(flags)) {                                         \
-			va_list ap;                                            \
-			va_start(ap, flags);                                   \
-			mode = va_arg(ap, mode_t);                             \
-			va_end(ap);                                            \
-		}                                                              \
-		if (deny_open(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_openat, dirfd, path, flags,    \
-					    mode);                             \
-		return opened(&op, real_##name(dirfd, path, flags, mode),      \
-			      saved);                                          \
+		return HOOK_RUN(&op, -1,                                       \
+				real_##name                                    \
+					? real_##name args                     \
+					: (int)syscall(SYS_openat, dirfd,      \
+						       path, flags, mode));    \
 	}
 
-OPEN_HOOK(open)
-OPEN_HOOK(open64)
-OPEN_HOOK(__open)
-OPEN_HOOK(__open64)
-OPENAT_HOOK(openat)
-OPENAT_HOOK(openat64)
+OPEN_HOOK(open, (const char *path, int flags, ...), AT_FDCWD,
+	  (path, flags, mode))
+OPEN_HOOK(open64, (const char *path, int flags, ...), AT_FDCWD,
+	  (path, flags, mode))
+OPEN_HOOK(__open, (const char *path, int flags, ...), AT_FDCWD,
+	  (path, flags, mode))
+OPEN_HOOK(__open64, (const char *path, int flags, ...), AT_FDCWD,
+	  (path, flags, mode))
+OPEN_HOOK(openat, (int dirfd, const char *path, int flags, ...), dirfd,
+	  (dirfd, path, flags, mode))
+OPEN_HOOK(openat64, (int dirfd, const char *path, int flags, ...), dirfd,
+	  (dirfd, path, flags, mode))
 
 /* The fortified names take no mode: glibc aborts on O_CREAT with them,
  * and the real function keeps doing so. */
-#define OPEN2_HOOK(name)                                                       \
-	SHIM_API int name(const char *path, int flags)                         \
-	{                                                                      \
-		struct op op = open_op(#name, AT_FDCWD, path, flags);          \
-		int saved = errno;                                             \
-		if (deny_open(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_openat, AT_FDCWD, path, flags, \
-					    0);                                \
-		return opened(&op, real_##name(path, flags), saved);           \
-	}
-
-#define OPENAT2_HOOK(name)                                                     \
-	SHIM_API int name(int dirfd, const char *path, int flags)              \
+#define OPEN2_HOOK(name, params, dirfd, args)                                  \
+	SHIM_API int name params                                               \
 	{                                                                      \
 		struct op op = open_op(#name, dirfd, path, flags);             \
-		int saved = errno;                                             \
-		if (deny_open(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_openat, dirfd, path, flags,    \
-					    0);                                \
-		return opened(&op, real_##name(dirfd, path, flags), saved);    \
+		return HOOK_RUN(&op, -1,                                       \
+				real_##name ? real_##name args                 \
+					    : (int)syscall(SYS_openat, dirfd,  \
+							   path, flags, 0));   \
 	}
 
-OPEN2_HOOK(__open_2)
-OPEN2_HOOK(__open64_2)
-OPENAT2_HOOK(__openat_2)
-OPENAT2_HOOK(__openat64_2)
+OPEN2_HOOK(__open_2, (const char *path, int flags), AT_FDCWD, (path, flags))
+OPEN2_HOOK(__open64_2, (const char *path, int flags), AT_FDCWD, (path, flags))
+OPEN2_HOOK(__openat_2, (int dirfd, const char *path, int flags), dirfd,
+	   (dirfd, path, flags))
+OPEN2_HOOK(__openat64_2, (int dirfd, const char *path, int flags), dirfd,
+	   (dirfd, path, flags))
 
 #define CREAT_HOOK(name)                                                       \
 	SHIM_API int name(const char *path, mode_t mode)                       \
 	{                                                                      \
 		struct op op = open_op(#name, AT_FDCWD, path,                  \
 				       O_WRONLY | O_CREAT | O_TRUNC);          \
-		int saved = errno;                                             \
-		if (deny_open(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_creat, path, mode);            \
-		return opened(&op, real_##name(path, mode), saved);            \
+		return HOOK_RUN(                                               \
+			&op, -1,                                               \
+			real_##name ? real_##name(path, mode)                  \
+				    : (int)syscall(SYS_creat, path, mode));    \
 	}
 
 CREAT_HOOK(creat)
 CREAT_HOOK(creat64)
 
-#define FOPEN_HOOK(name)                                                       \
-	SHIM_API FILE *name(const char *path, const char *mode)                \
+/* fopen, and freopen(NULL, mode, f), which changes the mode of f's own
+ * file: no path, nothing decided (shim_check() lets a NULL path by). */
+#define FOPEN_HOOK(name, params, args)                                         \
+	SHIM_API FILE *name params                                             \
 	{                                                                      \
 		struct op op = open_op(#name, AT_FDCWD, path,                  \
 				       path && mode ? fopen_flags(mode) : 0);  \
-		int saved = errno;                                             \
-		FILE *f;                                                       \
-		if (deny_open(&op))                                            \
-			return NULL;                                           \
-		if (!real_##name) {                                            \
-			errno = ENOSYS;                                        \
-			return NULL;                                           \
-		}                                                              \
-		f = real_##name(path, mode);                                   \
-		if (!f)                                                        \
-			hook_failed(&op, errno);                               \
-		else                                                           \
-			errno = saved;                                         \
-		return f;                                                      \
+		return HOOK_RUN(&op, NULL,                                     \
+				real_##name ? real_##name args : nosys_ptr()); \
 	}
 
-FOPEN_HOOK(fopen)
-FOPEN_HOOK(fopen64)
-
-/* freopen(NULL, mode, f) changes the mode of f's own file: no path. */
-#define FREOPEN_HOOK(name)                                                     \
-	SHIM_API FILE *name(const char *path, const char *mode, FILE *f)       \
-	{                                                                      \
-		struct op op = open_op(#name, AT_FDCWD, path,                  \
-				       path && mode ? fopen_flags(mode) : 0);  \
-		int saved = errno;                                             \
-		FILE *r;                                                       \
-		if (path && deny_open(&op))                                    \
-			return NULL;                                           \
-		if (!real_##name) {                                            \
-			errno = ENOSYS;                                        \
-			return NULL;                                           \
-		}                                                              \
-		r = real_##name(path, mode, f);                                \
-		if (!r)                                                        \
-			hook_failed(&op, errno);                               \
-		else                                                           \
-			errno = saved;                                         \
-		return r;                                                      \
-	}
-
-FREOPEN_HOOK(freopen)
-FREOPEN_HOOK(freopen64)
+FOPEN_HOOK(fopen, (const char *path, const char *mode), (path, mode))
+FOPEN_HOOK(fopen64, (const char *path, const char *mode), (path, mode))
+FOPEN_HOOK(freopen, (const char *path, const char *mode, FILE *f),
+	   (path, mode, f))
+FOPEN_HOOK(freopen64, (const char *path, const char *mode, FILE *f),
+	   (path, mode, f))
 
 SHIM_API DIR *opendir(const char *path)
 {
 	struct op op = OP("opendir", RIGHT_R, AT_FDCWD, path, 0);
-	int saved = errno;
-	DIR *d;
 
-	if (deny_open(&op))
-		return NULL;
-	if (!real_opendir) {
-		errno = ENOSYS;
-		return NULL;
-	}
-	d = real_opendir(path);
-	if (!d)
-		hook_failed(&op, errno);
-	else
-		errno = saved;
-	return d;
+	return HOOK_RUN(&op, NULL,
+			real_opendir ? real_opendir(path) : nosys_ptr());
 }
 
 #define TRUNCATE_HOOK(name)                                                    \
 	SHIM_API int name(const char *path, off_t len)                         \
 	{                                                                      \
 		struct op op = OP(#name, RIGHT_W, AT_FDCWD, path, 0);          \
-		int saved = errno;                                             \
-		int ret;                                                       \
-		if (deny_open(&op))                                            \
-			return -1;                                             \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_truncate, path, len);          \
-		ret = real_##name(path, len);                                  \
-		if (ret < 0)                                                   \
-			hook_failed(&op, errno);                               \
-		else                                                           \
-			errno = saved;                                         \
-		return ret;                                                    \
+		return HOOK_RUN(                                               \
+			&op, -1,                                               \
+			real_##name ? real_##name(path, len)                   \
+				    : (int)syscall(SYS_truncate, path, len));  \
 	}
 
 TRUNCATE_HOOK(truncate)
