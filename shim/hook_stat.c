@@ -154,29 +154,26 @@ static int decide(struct op *op, int flags)
 	return hook_decide(op);
 }
 
-static int refused(struct op *op, int flags)
-{
-	int err = decide(op, flags);
-
-	if (err)
-		errno = err;
-	return err;
-}
-
-/* After the real call: a kernel denial is reported when it failed. */
-static long done(const struct op *op, long ret)
-{
-	if (ret < 0)
-		hook_failed(op, errno);
-	return ret;
-}
-
-static char *done_path(const struct op *op, char *ret)
-{
-	if (!ret)
-		hook_failed(op, errno);
-	return ret;
-}
+/*
+ * The one hook shape (HOOK_RUN, hooks.h) for the metadata calls, whose
+ * decision looks the path up as the call does (decide(), @flags): save
+ * errno; refused: @fail, errno set once; else @call, errno restored
+ * before it, the kernel's denial reported when it fails.
+ */
+#define STAT_RUN(op, flags, fail, call)                                        \
+	({                                                                     \
+		int saved_ = errno, err_ = decide((op), (flags));              \
+		__typeof__(call) ret_ = (fail);                                \
+		if (err_) {                                                    \
+			errno = err_;                                          \
+		} else {                                                       \
+			errno = saved_;                                        \
+			ret_ = (call);                                         \
+			if (ret_ == (fail))                                    \
+				hook_failed((op), errno);                      \
+		}                                                              \
+		ret_;                                                          \
+	})
 
 static char *no_real(void)
 {
@@ -184,19 +181,17 @@ static char *no_real(void)
 	return NULL;
 }
 
-#define STAT_HOOK(name, type, flags)                                           \
-	SHIM_API int name(const char *path, type *st)                          \
+/* The stat names: @params and @args the hook's parameters and the
+ * call's arguments; @dirfd and @flags how the lookup goes. */
+#define STAT_HOOK(name, params, dirfd, flags, args)                            \
+	SHIM_API int name params                                               \
 	{                                                                      \
-		struct op op =                                                 \
-			OP(#name, 0, AT_FDCWD, path, path_flags(flags));       \
-		int saved = errno;                                             \
-		if (refused(&op, flags))                                       \
-			return -1;                                             \
-		errno = saved;                                                 \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_newfstatat, AT_FDCWD, path,    \
-					    st, flags);                        \
-		return (int)done(&op, real_##name(path, st));                  \
+		struct op op = OP(#name, 0, dirfd, path, path_flags(flags));   \
+		return STAT_RUN(&op, flags, -1,                                \
+				real_##name                                    \
+					? real_##name args                     \
+					: (int)syscall(SYS_newfstatat, dirfd,  \
+						       path, st, flags));      \
 	}
 
 /* stat() itself, and stat64() (the same struct on x86_64): answered by
@@ -205,98 +200,62 @@ static char *no_real(void)
 	SHIM_API int name(const char *path, type *st)                          \
 	{                                                                      \
 		struct op op = OP(#name, 0, AT_FDCWD, path, 0);                \
-		int saved = errno;                                             \
+		int saved = errno, err, ret;                                   \
+		bool answered;                                                 \
 		shim_stat_into((struct stat *)st);                             \
-		if (refused(&op, 0)) {                                         \
-			shim_stat_done();                                      \
-			return -1;                                             \
-		}                                                              \
-		errno = saved;                                                 \
-		if (shim_stat_done())                                          \
-			return 0;                                              \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_newfstatat, AT_FDCWD, path,    \
-					    st, 0);                            \
-		return (int)done(&op, real_##name(path, st));                  \
+		err = decide(&op, 0);                                          \
+		answered = shim_stat_done();                                   \
+		errno = err ? err : saved;                                     \
+		if (err || answered)                                           \
+			return err ? -1 : 0;                                   \
+		ret = real_##name ? real_##name(path, st)                      \
+				  : (int)syscall(SYS_newfstatat, AT_FDCWD,     \
+						 path, st, 0);                 \
+		if (ret < 0)                                                   \
+			hook_failed(&op, errno);                               \
+		return ret;                                                    \
 	}
 
 _Static_assert(sizeof(struct stat) == sizeof(struct stat64),
 	       "stat64 is stat on this ABI");
 FOLLOW_STAT_HOOK(stat, struct stat)
 FOLLOW_STAT_HOOK(stat64, struct stat64)
-STAT_HOOK(lstat, struct stat, AT_SYMLINK_NOFOLLOW)
-STAT_HOOK(lstat64, struct stat64, AT_SYMLINK_NOFOLLOW)
+STAT_HOOK(lstat, (const char *path, struct stat *st), AT_FDCWD,
+	  AT_SYMLINK_NOFOLLOW, (path, st))
+STAT_HOOK(lstat64, (const char *path, struct stat64 *st), AT_FDCWD,
+	  AT_SYMLINK_NOFOLLOW, (path, st))
 
 /* Before glibc 2.33 stat() was an inline calling __xstat(_STAT_VER, ...):
  * @ver goes through untouched, and the real function checks it. */
-#define XSTAT_HOOK(name, type, flags)                                          \
-	SHIM_API int name(int ver, const char *path, type *st)                 \
-	{                                                                      \
-		struct op op =                                                 \
-			OP(#name, 0, AT_FDCWD, path, path_flags(flags));       \
-		int saved = errno;                                             \
-		if (refused(&op, flags))                                       \
-			return -1;                                             \
-		errno = saved;                                                 \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_newfstatat, AT_FDCWD, path,    \
-					    st, flags);                        \
-		return (int)done(&op, real_##name(ver, path, st));             \
-	}
-
-XSTAT_HOOK(__xstat, struct stat, 0)
-XSTAT_HOOK(__xstat64, struct stat64, 0)
-XSTAT_HOOK(__lxstat, struct stat, AT_SYMLINK_NOFOLLOW)
-XSTAT_HOOK(__lxstat64, struct stat64, AT_SYMLINK_NOFOLLOW)
-
-#define FSTATAT_HOOK(name, type)                                               \
-	SHIM_API int name(int dirfd, const char *path, type *st, int flags)    \
-	{                                                                      \
-		struct op op = OP(#name, 0, dirfd, path, path_flags(flags));   \
-		int saved = errno;                                             \
-		if (refused(&op, flags))                                       \
-			return -1;                                             \
-		errno = saved;                                                 \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_newfstatat, dirfd, path, st,   \
-					    flags);                            \
-		return (int)done(&op, real_##name(dirfd, path, st, flags));    \
-	}
-
-FSTATAT_HOOK(fstatat, struct stat)
-FSTATAT_HOOK(fstatat64, struct stat64)
-
-#define FXSTATAT_HOOK(name, type)                                              \
-	SHIM_API int name(int ver, int dirfd, const char *path, type *st,      \
-			  int flags)                                           \
-	{                                                                      \
-		struct op op = OP(#name, 0, dirfd, path, path_flags(flags));   \
-		int saved = errno;                                             \
-		if (refused(&op, flags))                                       \
-			return -1;                                             \
-		errno = saved;                                                 \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_newfstatat, dirfd, path, st,   \
-					    flags);                            \
-		return (int)done(&op,                                          \
-				 real_##name(ver, dirfd, path, st, flags));    \
-	}
-
-FXSTATAT_HOOK(__fxstatat, struct stat)
-FXSTATAT_HOOK(__fxstatat64, struct stat64)
+STAT_HOOK(__xstat, (int ver, const char *path, struct stat *st), AT_FDCWD, 0,
+	  (ver, path, st))
+STAT_HOOK(__xstat64, (int ver, const char *path, struct stat64 *st), AT_FDCWD,
+	  0, (ver, path, st))
+STAT_HOOK(__lxstat, (int ver, const char *path, struct stat *st), AT_FDCWD,
+	  AT_SYMLINK_NOFOLLOW, (ver, path, st))
+STAT_HOOK(__lxstat64, (int ver, const char *path, struct stat64 *st), AT_FDCWD,
+	  AT_SYMLINK_NOFOLLOW, (ver, path, st))
+STAT_HOOK(fstatat, (int dirfd, const char *path, struct stat *st, int flags),
+	  dirfd, flags, (dirfd, path, st, flags))
+STAT_HOOK(fstatat64,
+	  (int dirfd, const char *path, struct stat64 *st, int flags), dirfd,
+	  flags, (dirfd, path, st, flags))
+STAT_HOOK(__fxstatat,
+	  (int ver, int dirfd, const char *path, struct stat *st, int flags),
+	  dirfd, flags, (ver, dirfd, path, st, flags))
+STAT_HOOK(__fxstatat64,
+	  (int ver, int dirfd, const char *path, struct stat64 *st, int flags),
+	  dirfd, flags, (ver, dirfd, path, st, flags))
 
 SHIM_API int statx(int dirfd, const char *path, int flags, unsigned int mask,
 		   struct statx *buf)
 {
 	struct op op = OP("statx", 0, dirfd, path, path_flags(flags));
-	int saved = errno;
 
-	if (refused(&op, flags))
-		return -1;
-	errno = saved;
-	if (!real_statx)
-		return (int)syscall(SYS_statx, dirfd, path, flags, mask, buf);
-	return (int)done(&op, real_statx(dirfd, path, flags, mask, buf));
+	return STAT_RUN(&op, flags, -1,
+			real_statx ? real_statx(dirfd, path, flags, mask, buf)
+				   : (int)syscall(SYS_statx, dirfd, path, flags,
+						  mask, buf));
 }
 
 /* access() and euidaccess() differ in whose ids the kernel checks: the
@@ -306,14 +265,11 @@ SHIM_API int statx(int dirfd, const char *path, int flags, unsigned int mask,
 	{                                                                      \
 		struct op op =                                                 \
 			OP(#name, access_need(mode), AT_FDCWD, path, 0);       \
-		int saved = errno;                                             \
-		if (refused(&op, 0))                                           \
-			return -1;                                             \
-		errno = saved;                                                 \
-		if (!real_##name)                                              \
-			return (int)syscall(SYS_faccessat2, AT_FDCWD, path,    \
-					    mode, flags);                      \
-		return (int)done(&op, real_##name(path, mode));                \
+		return STAT_RUN(&op, 0, -1,                                    \
+				real_##name ? real_##name(path, mode)          \
+					    : (int)syscall(SYS_faccessat2,     \
+							   AT_FDCWD, path,     \
+							   mode, flags));      \
 	}
 
 ACCESS_HOOK(access, 0)
@@ -324,74 +280,40 @@ SHIM_API int faccessat(int dirfd, const char *path, int mode, int flags)
 {
 	struct op op = OP("faccessat", access_need(mode), dirfd, path,
 			  path_flags(flags));
-	int saved = errno;
 
-	if (refused(&op, flags))
-		return -1;
-	errno = saved;
-	if (!real_faccessat)
-		return (int)syscall(SYS_faccessat2, dirfd, path, mode, flags);
-	return (int)done(&op, real_faccessat(dirfd, path, mode, flags));
+	return STAT_RUN(&op, flags, -1,
+			real_faccessat
+				? real_faccessat(dirfd, path, mode, flags)
+				: (int)syscall(SYS_faccessat2, dirfd, path,
+					       mode, flags));
 }
 
 /* readlink reads the link itself, never what it points to.  An empty
  * path in readlinkat names the dirfd itself (an O_PATH fd of a link):
  * the lookup in decide() does not find it, so it is the program's own. */
-SHIM_API ssize_t readlink(const char *path, char *buf, size_t len)
-{
-	struct op op = OP("readlink", 0, AT_FDCWD, path, PATH_NOFOLLOW);
-	int saved = errno;
+#define READLINK_HOOK(name, params, dirfd, args)                               \
+	SHIM_API ssize_t name params                                           \
+	{                                                                      \
+		struct op op = OP(#name, 0, dirfd, path, PATH_NOFOLLOW);       \
+		return STAT_RUN(&op, AT_SYMLINK_NOFOLLOW, (ssize_t)-1,         \
+				real_##name ? real_##name args                 \
+					    : syscall(SYS_readlinkat, dirfd,   \
+						      path, buf, len));        \
+	}
 
-	if (refused(&op, AT_SYMLINK_NOFOLLOW))
-		return -1;
-	errno = saved;
-	if (!real_readlink)
-		return syscall(SYS_readlinkat, AT_FDCWD, path, buf, len);
-	return done(&op, real_readlink(path, buf, len));
-}
-
-SHIM_API ssize_t readlinkat(int dirfd, const char *path, char *buf, size_t len)
-{
-	struct op op = OP("readlinkat", 0, dirfd, path, PATH_NOFOLLOW);
-	int saved = errno;
-
-	if (refused(&op, AT_SYMLINK_NOFOLLOW))
-		return -1;
-	errno = saved;
-	if (!real_readlinkat)
-		return syscall(SYS_readlinkat, dirfd, path, buf, len);
-	return done(&op, real_readlinkat(dirfd, path, buf, len));
-}
-
+READLINK_HOOK(readlink, (const char *path, char *buf, size_t len), AT_FDCWD,
+	      (path, buf, len))
+READLINK_HOOK(readlinkat, (int dirfd, const char *path, char *buf, size_t len),
+	      dirfd, (dirfd, path, buf, len))
 /* The fortified names check @len against @buflen in the real function:
  * the shim only decides, and never aborts on its own. */
-SHIM_API ssize_t __readlink_chk(const char *path, char *buf, size_t len,
-				size_t buflen)
-{
-	struct op op = OP("__readlink_chk", 0, AT_FDCWD, path, PATH_NOFOLLOW);
-	int saved = errno;
-
-	if (refused(&op, AT_SYMLINK_NOFOLLOW))
-		return -1;
-	errno = saved;
-	if (!real___readlink_chk)
-		return syscall(SYS_readlinkat, AT_FDCWD, path, buf, len);
-	return done(&op, real___readlink_chk(path, buf, len, buflen));
-}
-
-SHIM_API ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf,
-				  size_t len, size_t buflen)
-{
-	struct op op = OP("__readlinkat_chk", 0, dirfd, path, PATH_NOFOLLOW);
-	int saved = errno;
-
-	if (refused(&op, AT_SYMLINK_NOFOLLOW))
-		return -1;
-	errno = saved;
-	if (!real___readlinkat_chk)
-		return syscall(SYS_readlinkat, dirfd, path, buf, len);
-	return done(&op, real___readlinkat_chk(dirfd, path, buf, len, buflen));
-}
+READLINK_HOOK(__readlink_chk,
+	      (const char *path, char *buf, size_t len, size_t buflen),
+	      AT_FDCWD, (path, buf, len, buflen))
+READLINK_HOOK(__readlinkat_chk,
+	      (int dirfd, const char *path, char *buf, size_t len,
+	       size_t buflen),
+	      dirfd, (dirfd, path, buf, len, buflen))
 
 /* The canonical name of a hidden path is itself what is hidden: the
  * decision is on the path fully resolved, as realpath resolves it. */
@@ -400,13 +322,8 @@ SHIM_API ssize_t __readlinkat_chk(int dirfd, const char *path, char *buf,
 	SHIM_API char *fn(const char *path, char *resolved)                    \
 	{                                                                      \
 		struct op op = OP("realpath", 0, AT_FDCWD, path, 0);           \
-		int saved = errno;                                             \
-		if (refused(&op, 0))                                           \
-			return NULL;                                           \
-		errno = saved;                                                 \
-		if (!real)                                                     \
-			return no_real();                                      \
-		return done_path(&op, real(path, resolved));                   \
+		return STAT_RUN(&op, 0, (char *)NULL,                          \
+				real ? real(path, resolved) : no_real());      \
 	}
 
 REALPATH_HOOK(realpath_v2_3, real_realpath)
@@ -418,25 +335,20 @@ SHIM_API char *__realpath_chk(const char *path, char *resolved,
 			      size_t resolvedlen)
 {
 	struct op op = OP("__realpath_chk", 0, AT_FDCWD, path, 0);
-	int saved = errno;
 
-	if (refused(&op, 0))
-		return NULL;
-	errno = saved;
-	if (!real___realpath_chk)
-		return no_real();
-	return done_path(&op, real___realpath_chk(path, resolved, resolvedlen));
+	return STAT_RUN(
+		&op, 0, (char *)NULL,
+		real___realpath_chk
+			? real___realpath_chk(path, resolved, resolvedlen)
+			: no_real());
 }
 
 SHIM_API char *canonicalize_file_name(const char *path)
 {
 	struct op op = OP("canonicalize_file_name", 0, AT_FDCWD, path, 0);
-	int saved = errno;
 
-	if (refused(&op, 0))
-		return NULL;
-	errno = saved;
-	if (!real_canonicalize_file_name)
-		return no_real();
-	return done_path(&op, real_canonicalize_file_name(path));
+	return STAT_RUN(&op, 0, (char *)NULL,
+			real_canonicalize_file_name
+				? real_canonicalize_file_name(path)
+				: no_real());
 }
