@@ -460,6 +460,7 @@ test_exec_setuid_keeps_the_shim_under_no_new_privs() {
 	d=$(mktemp -d /tmp/cordon-suid.XXXXXX) || fail "mktemp"
 	s=$(mktemp -d /var/tmp/cordon-suid.XXXXXX) || fail "mktemp"
 	trap 'rm -rf "$d" "$s"' EXIT
+	mkdir "$d/ws"
 	chmod 755 "$d" "$s"
 	cp /usr/bin/env "$d/suenv"
 	chmod 4755 "$d/suenv"
