@@ -301,98 +301,65 @@ static NOINLINE int run_execl(enum execl_kind kind, const char *path,
 
 /* ---- The exec family ---- */
 
-SHIM_API int execve(const char *path, char *const argv[], char *const envp[])
+/*
+ * target - what an exec of @file runs, decided (@use_path: searched in
+ * PATH as execvp does): 0 with *@to set, or EACCES once refused.  errno
+ * is left as the caller had it.
+ */
+static int target(const char *name, const char *file, bool use_path,
+		  char run[PATH_BUF], const char **to)
 {
 	int saved = errno;
-	int err = decide("execve", AT_FDCWD, path, 0);
+	enum pick pick = search(name, file, use_path, true, run);
 
-	if (err)
-		return refuse(err);
+	if (pick == PICK_DENIED)
+		return EACCES;
 	errno = saved;
-	return run_execve(path, argv, envp);
+	*to = pick == PICK_FOUND ? run : file;
+	return 0;
+}
+
+/* The shape of an exec hook: decide on the target, then @call it (as
+ * `to`), or fail with the decision's errno. */
+#define EXEC_RUN(name, file, use_path, call)                                   	do {                                                                   		char run_[PATH_BUF];                                           		const char *to;                                                		int err_ = target(name, file, use_path, run_, &to);                                                                                           		return err_ ? refuse(err_) : (call);                           	} while (0)
+
+/* The same for execl, execle and execlp: the arguments after @arg are
+ * gathered by run_execl(). */
+#define EXECL_RUN(name, kind, file, arg, use_path)                             	do {                                                                   		char run_[PATH_BUF];                                           		const char *to_;                                               		int err_ = target(name, file, use_path, run_, &to_);           		va_list ap_;                                                   		int ret_;                                                                                                                                     		if (err_)                                                      			return refuse(err_);                                   		va_start(ap_, arg);                                            		ret_ = run_execl(kind, to_, arg, &ap_);                        		va_end(ap_);                                                   		return ret_;                                                   	} while (0)
+
+SHIM_API int execve(const char *path, char *const argv[], char *const envp[])
+{
+	EXEC_RUN("execve", path, false, run_execve(to, argv, envp));
 }
 
 SHIM_API int execv(const char *path, char *const argv[])
 {
-	int saved = errno;
-	int err = decide("execv", AT_FDCWD, path, 0);
-
-	if (err)
-		return refuse(err);
-	errno = saved;
-	return run_execve(path, argv, environ);
-}
-
-static int execvp_common(const char *name, const char *file, char *const argv[],
-			 char *const envp[])
-{
-	char run[PATH_BUF];
-	int saved = errno;
-	enum pick pick = search(name, file, true, true, run);
-
-	if (pick == PICK_DENIED)
-		return refuse(EACCES);
-	errno = saved;
-	return run_execvpe(pick == PICK_FOUND ? run : file, argv, envp);
+	EXEC_RUN("execv", path, false, run_execve(to, argv, environ));
 }
 
 SHIM_API int execvp(const char *file, char *const argv[])
 {
-	return execvp_common("execvp", file, argv, environ);
+	EXEC_RUN("execvp", file, true, run_execvpe(to, argv, environ));
 }
 
 SHIM_API int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	return execvp_common("execvpe", file, argv, envp);
+	EXEC_RUN("execvpe", file, true, run_execvpe(to, argv, envp));
 }
 
 SHIM_API int execl(const char *path, const char *arg, ...)
 {
-	int saved = errno;
-	int err = decide("execl", AT_FDCWD, path, 0);
-	va_list ap;
-	int ret;
-
-	if (err)
-		return refuse(err);
-	errno = saved;
-	va_start(ap, arg);
-	ret = run_execl(EXECL, path, arg, &ap);
-	va_end(ap);
-	return ret;
+	EXECL_RUN("execl", EXECL, path, arg, false);
 }
 
 SHIM_API int execle(const char *path, const char *arg, ...)
 {
-	int saved = errno;
-	int err = decide("execle", AT_FDCWD, path, 0);
-	va_list ap;
-	int ret;
-
-	if (err)
-		return refuse(err);
-	errno = saved;
-	va_start(ap, arg);
-	ret = run_execl(EXECLE, path, arg, &ap);
-	va_end(ap);
-	return ret;
+	EXECL_RUN("execle", EXECLE, path, arg, false);
 }
 
 SHIM_API int execlp(const char *file, const char *arg, ...)
 {
-	char run[PATH_BUF];
-	int saved = errno;
-	enum pick pick = search("execlp", file, true, true, run);
-	va_list ap;
-	int ret;
-
-	if (pick == PICK_DENIED)
-		return refuse(EACCES);
-	errno = saved;
-	va_start(ap, arg);
-	ret = run_execl(EXECLP, pick == PICK_FOUND ? run : file, arg, &ap);
-	va_end(ap);
-	return ret;
+	EXECL_RUN("execlp", EXECLP, file, arg, true);
 }
 
 SHIM_API int fexecve(int fd, char *const argv[], char *const envp[])
