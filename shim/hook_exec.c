@@ -319,47 +319,67 @@ static int target(const char *name, const char *file, bool use_path,
 	return 0;
 }
 
-/* The shape of an exec hook: decide on the target, then @call it (as
- * `to`), or fail with the decision's errno. */
-#define EXEC_RUN(name, file, use_path, call)                                   	do {                                                                   		char run_[PATH_BUF];                                           		const char *to;                                                		int err_ = target(name, file, use_path, run_, &to);                                                                                           		return err_ ? refuse(err_) : (call);                           	} while (0)
+/* The shape of an exec hook, as one expression (it hides no return):
+ * decide on the target, then @call it (as `to`), or fail with the
+ * decision's errno. */
+#define EXEC_RUN(name, file, use_path, call)                                   \
+	({                                                                     \
+		char run_[PATH_BUF];                                           \
+		const char *to;                                                \
+		int err_ = target(name, file, use_path, run_, &to);            \
+		err_ ? refuse(err_) : (call);                                  \
+	})
 
 /* The same for execl, execle and execlp: the arguments after @arg are
  * gathered by run_execl(). */
-#define EXECL_RUN(name, kind, file, arg, use_path)                             	do {                                                                   		char run_[PATH_BUF];                                           		const char *to_;                                               		int err_ = target(name, file, use_path, run_, &to_);           		va_list ap_;                                                   		int ret_;                                                                                                                                     		if (err_)                                                      			return refuse(err_);                                   		va_start(ap_, arg);                                            		ret_ = run_execl(kind, to_, arg, &ap_);                        		va_end(ap_);                                                   		return ret_;                                                   	} while (0)
+#define EXECL_RUN(name, kind, file, arg, use_path)                             \
+	({                                                                     \
+		char run_[PATH_BUF];                                           \
+		const char *to_;                                               \
+		int err_ = target(name, file, use_path, run_, &to_);           \
+		va_list ap_;                                                   \
+		int ret_ = err_ ? refuse(err_) : 0;                            \
+		if (!err_) {                                                   \
+			va_start(ap_, arg);                                    \
+			ret_ = run_execl(kind, to_, arg, &ap_);                \
+			va_end(ap_);                                           \
+		}                                                              \
+		ret_;                                                          \
+	})
 
 SHIM_API int execve(const char *path, char *const argv[], char *const envp[])
 {
-	EXEC_RUN("execve", path, false, run_execve(to, argv, envp));
+	return EXEC_RUN("execve", path, false, run_execve(to, argv, envp));
 }
 
 SHIM_API int execv(const char *path, char *const argv[])
 {
-	EXEC_RUN("execv", path, false, run_execve(to, argv, environ));
+	return EXEC_RUN("execv", path, false, run_execve(to, argv, environ));
 }
 
 SHIM_API int execvp(const char *file, char *const argv[])
 {
-	EXEC_RUN("execvp", file, true, run_execvpe(to, argv, environ));
+	return EXEC_RUN("execvp", file, true, run_execvpe(to, argv, environ));
 }
 
 SHIM_API int execvpe(const char *file, char *const argv[], char *const envp[])
 {
-	EXEC_RUN("execvpe", file, true, run_execvpe(to, argv, envp));
+	return EXEC_RUN("execvpe", file, true, run_execvpe(to, argv, envp));
 }
 
 SHIM_API int execl(const char *path, const char *arg, ...)
 {
-	EXECL_RUN("execl", EXECL, path, arg, false);
+	return EXECL_RUN("execl", EXECL, path, arg, false);
 }
 
 SHIM_API int execle(const char *path, const char *arg, ...)
 {
-	EXECL_RUN("execle", EXECLE, path, arg, false);
+	return EXECL_RUN("execle", EXECLE, path, arg, false);
 }
 
 SHIM_API int execlp(const char *file, const char *arg, ...)
 {
-	EXECL_RUN("execlp", EXECLP, file, arg, true);
+	return EXECL_RUN("execlp", EXECLP, file, arg, true);
 }
 
 SHIM_API int fexecve(int fd, char *const argv[], char *const envp[])
