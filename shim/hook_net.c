@@ -65,24 +65,35 @@ bool net_is_tcp(int fd, bool *known)
 	       (proto == 0 || proto == IPPROTO_TCP);
 }
 
+/*
+ * The shape of a network hook, as one expression (hooks.h's, with the
+ * address for the decision): @err is net_decide()'s answer; refused:
+ * -1 with errno set once; allowed: @call, then errno restored or, when
+ * it failed, the kernel's denial of the UNIX address @sa reported.
+ */
+#define NET_RUN(name, use, err, sa, len, call)                                 \
+	({                                                                     \
+		int saved_ = errno, err_ = (err);                              \
+		__typeof__(call) ret_ = -1;                                    \
+		if (err_) {                                                    \
+			errno = err_;                                          \
+		} else {                                                       \
+			ret_ = (call);                                         \
+			if (ret_ < 0)                                          \
+				net_failed(name, use, sa, len, errno);         \
+			else                                                   \
+				errno = saved_;                                \
+		}                                                              \
+		ret_;                                                          \
+	})
+
 #define CONNECT_HOOK(name, use, sys)                                           \
 	SHIM_API int name(int fd, const struct sockaddr *sa, socklen_t len)    \
 	{                                                                      \
-		int saved = errno;                                             \
-		int err = net_decide(#name, use, fd, sa, len);                 \
-		int ret;                                                       \
-		if (err) {                                                     \
-			errno = err;                                           \
-			return -1;                                             \
-		}                                                              \
-		if (!real_##name)                                              \
-			return (int)syscall(sys, fd, sa, len);                 \
-		ret = real_##name(fd, sa, len);                                \
-		if (ret < 0)                                                   \
-			net_failed(#name, use, sa, len, errno);                \
-		else                                                           \
-			errno = saved;                                         \
-		return ret;                                                    \
+		return NET_RUN(#name, use,                                     \
+			       net_decide(#name, use, fd, sa, len), sa, len,   \
+			       real_##name ? real_##name(fd, sa, len)          \
+					   : (int)syscall(sys, fd, sa, len));  \
 	}
 
 CONNECT_HOOK(connect, NET_USE_CONNECT, SYS_connect)
@@ -92,22 +103,11 @@ CONNECT_HOOK(bind, NET_USE_BIND, SYS_bind)
 SHIM_API ssize_t sendto(int fd, const void *buf, size_t n, int flags,
 			const struct sockaddr *sa, socklen_t len)
 {
-	int saved = errno;
-	int err = net_decide("sendto", NET_USE_SEND, fd, sa, len);
-	ssize_t ret;
-
-	if (err) {
-		errno = err;
-		return -1;
-	}
-	if (!real_sendto)
-		return syscall(SYS_sendto, fd, buf, n, flags, sa, len);
-	ret = real_sendto(fd, buf, n, flags, sa, len);
-	if (ret < 0)
-		net_failed("sendto", NET_USE_SEND, sa, len, errno);
-	else
-		errno = saved;
-	return ret;
+	return NET_RUN("sendto", NET_USE_SEND,
+		       net_decide("sendto", NET_USE_SEND, fd, sa, len), sa, len,
+		       real_sendto ? real_sendto(fd, buf, n, flags, sa, len)
+				   : syscall(SYS_sendto, fd, buf, n, flags, sa,
+					     len));
 }
 
 static int msg_decide(const char *name, int fd, const struct msghdr *msg)
@@ -120,23 +120,10 @@ static int msg_decide(const char *name, int fd, const struct msghdr *msg)
 
 SHIM_API ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
-	int saved = errno;
-	int err = msg_decide("sendmsg", fd, msg);
-	ssize_t ret;
-
-	if (err) {
-		errno = err;
-		return -1;
-	}
-	if (!real_sendmsg)
-		return syscall(SYS_sendmsg, fd, msg, flags);
-	ret = real_sendmsg(fd, msg, flags);
-	if (ret >= 0)
-		errno = saved;
-	else if (msg)
-		net_failed("sendmsg", NET_USE_SEND, msg->msg_name,
-			   msg->msg_namelen, errno);
-	return ret;
+	return NET_RUN("sendmsg", NET_USE_SEND, msg_decide("sendmsg", fd, msg),
+		       msg ? msg->msg_name : NULL, msg ? msg->msg_namelen : 0,
+		       real_sendmsg ? real_sendmsg(fd, msg, flags)
+				    : syscall(SYS_sendmsg, fd, msg, flags));
 }
 
 /* The messages before the first refused one go out, as the kernel sends
