@@ -96,12 +96,6 @@ void hooks_change_resolve(void)
 	RESOLVE(lremovexattr);
 }
 
-static int nosys(void)
-{
-	errno = ENOSYS;
-	return -1;
-}
-
 #define NOFOLLOW AT_SYMLINK_NOFOLLOW
 
 /* Each hook: its operation, then HOOK_RUN (hooks.h), which forwards to
@@ -137,7 +131,7 @@ SHIM_API int mkdirat(int dirfd, const char *path, mode_t mode)
 
 REMOVE_HOOK(unlink, (int)syscall(SYS_unlink, path))
 REMOVE_HOOK(rmdir, (int)syscall(SYS_rmdir, path))
-REMOVE_HOOK(remove, nosys())
+REMOVE_HOOK(remove, hook_nosys())
 
 /* With or without AT_REMOVEDIR: the link itself. */
 SHIM_API int unlinkat(int dirfd, const char *path, int flags)
@@ -244,7 +238,7 @@ SHIM_API int symlinkat(const char *target, int dirfd, const char *path)
 	}
 
 MODE_HOOK(chmod, 0, (int)syscall(SYS_chmod, path, mode))
-MODE_HOOK(lchmod, NOFOLLOW, nosys())
+MODE_HOOK(lchmod, NOFOLLOW, hook_nosys())
 
 SHIM_API int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 {
@@ -254,7 +248,7 @@ SHIM_API int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 	return HOOK_RUN(
 		&op, -1,
 		real_fchmodat ? real_fchmodat(dirfd, path, mode, flags)
-		: flags	      ? nosys()
+		: flags	      ? hook_nosys()
 			      : (int)syscall(SYS_fchmodat, dirfd, path, mode));
 }
 
@@ -321,7 +315,7 @@ SHIM_API int utime(const char *path, const struct utimbuf *times)
 	}
 
 UTIMES_HOOK(utimes, 0, (int)syscall(SYS_utimes, path, tv))
-UTIMES_HOOK(lutimes, NOFOLLOW, nosys())
+UTIMES_HOOK(lutimes, NOFOLLOW, hook_nosys())
 
 /* A NULL path is the fd's own form: shim_check() lets it through. */
 SHIM_API int futimesat(int dirfd, const char *path, const struct timeval tv[2])

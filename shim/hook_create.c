@@ -68,12 +68,6 @@ void hooks_create_resolve(void)
 	RESOLVE(__xmknodat);
 }
 
-static int nosys(void)
-{
-	errno = ENOSYS;
-	return -1;
-}
-
 /* A temp file: a new name in the template's directory, opened O_RDWR;
  * @params and @args: the hook's parameters and the call's arguments. */
 #define TEMP_HOOK(name, params, args)                                          \
@@ -82,7 +76,7 @@ static int nosys(void)
 		struct op op = OP(#name, RIGHT_R | RIGHT_W, AT_FDCWD, tmpl,    \
 				  PATH_NOFOLLOW);                              \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name ? real_##name args : nosys());     \
+				real_##name ? real_##name args : hook_nosys());     \
 	}
 
 TEMP_HOOK(mkstemp, (char *tmpl), (tmpl))
@@ -96,18 +90,12 @@ TEMP_HOOK(mkostemps, (char *tmpl, int suffixlen, int flags),
 TEMP_HOOK(mkostemps64, (char *tmpl, int suffixlen, int flags),
 	  (tmpl, suffixlen, flags))
 
-static void *nosys_ptr(void)
-{
-	errno = ENOSYS;
-	return NULL;
-}
-
 SHIM_API char *mkdtemp(char *tmpl)
 {
 	struct op op = OP("mkdtemp", RIGHT_W, AT_FDCWD, tmpl, PATH_NOFOLLOW);
 
 	return HOOK_RUN(&op, NULL,
-			real_mkdtemp ? real_mkdtemp(tmpl) : nosys_ptr());
+			real_mkdtemp ? real_mkdtemp(tmpl) : hook_nosys_ptr());
 }
 
 /*
@@ -153,7 +141,7 @@ SHIM_API char *mktemp(char *tmpl) /* banned-ok: the hook of it */
 		struct op op =                                                 \
 			OP(#name, RIGHT_R | RIGHT_W, AT_FDCWD, P_tmpdir, 0);   \
 		return HOOK_RUN(&op, NULL,                                     \
-				real_##name ? real_##name() : nosys_ptr());    \
+				real_##name ? real_##name() : hook_nosys_ptr());    \
 	}
 
 TMPFILE_HOOK(tmpfile)
@@ -205,7 +193,7 @@ SHIM_API int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
 
 	return HOOK_RUN(&op, -1,
 			real___xmknod ? real___xmknod(ver, path, mode, dev)
-				      : nosys());
+				      : hook_nosys());
 }
 
 SHIM_API int __xmknodat(int ver, int dirfd, const char *path, mode_t mode,
@@ -216,5 +204,5 @@ SHIM_API int __xmknodat(int ver, int dirfd, const char *path, mode_t mode,
 	return HOOK_RUN(&op, -1,
 			real___xmknodat
 				? real___xmknodat(ver, dirfd, path, mode, dev)
-				: nosys());
+				: hook_nosys());
 }

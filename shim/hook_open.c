@@ -132,12 +132,6 @@ static int fopen_flags(const char *mode)
 	return flags;
 }
 
-static void *nosys_ptr(void)
-{
-	errno = ENOSYS;
-	return NULL;
-}
-
 /* The mode of an open with @flags, read as the kernel reads it: only
  * with O_CREAT or O_TMPFILE (catalog D-14).  In the variadic hook. */
 #define OPEN_MODE(flags)                                                       \
@@ -220,7 +214,7 @@ CREAT_HOOK(creat64)
 		struct op op = open_op(#name, AT_FDCWD, path,                  \
 				       path && mode ? fopen_flags(mode) : 0);  \
 		return HOOK_RUN(&op, NULL,                                     \
-				real_##name ? real_##name args : nosys_ptr()); \
+				real_##name ? real_##name args : hook_nosys_ptr()); \
 	}
 
 FOPEN_HOOK(fopen, (const char *path, const char *mode), (path, mode))
@@ -235,7 +229,7 @@ SHIM_API DIR *opendir(const char *path)
 	struct op op = OP("opendir", RIGHT_R, AT_FDCWD, path, 0);
 
 	return HOOK_RUN(&op, NULL,
-			real_opendir ? real_opendir(path) : nosys_ptr());
+			real_opendir ? real_opendir(path) : hook_nosys_ptr());
 }
 
 #define TRUNCATE_HOOK(name)                                                    \

@@ -175,12 +175,6 @@ static int decide(struct op *op, int flags)
 		ret_;                                                          \
 	})
 
-static char *no_real(void)
-{
-	errno = ENOSYS;
-	return NULL;
-}
-
 /* The stat names: @params and @args the hook's parameters and the
  * call's arguments; @dirfd and @flags how the lookup goes. */
 #define STAT_HOOK(name, params, dirfd, flags, args)                            \
@@ -323,7 +317,7 @@ READLINK_HOOK(__readlinkat_chk,
 	{                                                                      \
 		struct op op = OP("realpath", 0, AT_FDCWD, path, 0);           \
 		return STAT_RUN(&op, 0, (char *)NULL,                          \
-				real ? real(path, resolved) : no_real());      \
+				real ? real(path, resolved) : (char *)hook_nosys_ptr());      \
 	}
 
 REALPATH_HOOK(realpath_v2_3, real_realpath)
@@ -340,7 +334,7 @@ SHIM_API char *__realpath_chk(const char *path, char *resolved,
 		&op, 0, (char *)NULL,
 		real___realpath_chk
 			? real___realpath_chk(path, resolved, resolvedlen)
-			: no_real());
+			: (char *)hook_nosys_ptr());
 }
 
 SHIM_API char *canonicalize_file_name(const char *path)
@@ -350,5 +344,5 @@ SHIM_API char *canonicalize_file_name(const char *path)
 	return STAT_RUN(&op, 0, (char *)NULL,
 			real_canonicalize_file_name
 				? real_canonicalize_file_name(path)
-				: no_real());
+				: (char *)hook_nosys_ptr());
 }

@@ -140,79 +140,42 @@ static int decide_root(const char *name, int dirfd, const char *path,
 
 /* ---- scandir ---- */
 
-static int refuse_dir(const char *name, int dirfd, const char *path)
-{
-	struct op op = OP(name, RIGHT_R, dirfd, path, 0);
-	int err = hook_decide(&op);
-
-	if (err)
-		errno = err;
-	return err;
-}
-
-static int scanned(const char *name, int dirfd, const char *path, int ret,
-		   int saved)
-{
-	struct op op = OP(name, RIGHT_R, dirfd, path, 0);
-
-	if (ret < 0)
-		hook_failed(&op, errno);
-	else
-		errno = saved;
-	return ret;
-}
-
-#define SCANDIR_HOOK(name, dirent, filter, compar)                             \
-	SHIM_API int name(const char *dir, struct dirent ***list, filter sel,  \
-			  compar cmp)                                          \
+/* The scandir names: @params and @args the hook's parameters and the
+ * call's arguments, @dirfd where @dir is looked up. */
+#define SCANDIR_HOOK(name, params, dirfd, args)                                \
+	SHIM_API int name params                                               \
 	{                                                                      \
-		int saved = errno;                                             \
-		if (refuse_dir(#name, AT_FDCWD, dir))                          \
-			return -1;                                             \
-		if (!real_##name) {                                            \
-			errno = ENOSYS;                                        \
-			return -1;                                             \
-		}                                                              \
-		return scanned(#name, AT_FDCWD, dir,                           \
-			       real_##name(dir, list, sel, cmp), saved);       \
+		struct op op = OP(#name, RIGHT_R, dirfd, dir, 0);              \
+		return HOOK_RUN(&op, -1,                                       \
+				real_##name ? real_##name args : hook_nosys()); \
 	}
 
-#define SCANDIRAT_HOOK(name, dirent, filter, compar)                           \
-	SHIM_API int name(int fd, const char *dir, struct dirent ***list,      \
-			  filter sel, compar cmp)                              \
-	{                                                                      \
-		int saved = errno;                                             \
-		if (refuse_dir(#name, fd, dir))                                \
-			return -1;                                             \
-		if (!real_##name) {                                            \
-			errno = ENOSYS;                                        \
-			return -1;                                             \
-		}                                                              \
-		return scanned(#name, fd, dir,                                 \
-			       real_##name(fd, dir, list, sel, cmp), saved);   \
-	}
-
-SCANDIR_HOOK(scandir, dirent, dirent_filter, dirent_compar)
-SCANDIR_HOOK(scandir64, dirent64, dirent64_filter, dirent64_compar)
-SCANDIRAT_HOOK(scandirat, dirent, dirent_filter, dirent_compar)
-SCANDIRAT_HOOK(scandirat64, dirent64, dirent64_filter, dirent64_compar)
+SCANDIR_HOOK(scandir,
+	     (const char *dir, struct dirent ***list, dirent_filter sel,
+	      dirent_compar cmp),
+	     AT_FDCWD, (dir, list, sel, cmp))
+SCANDIR_HOOK(scandir64,
+	     (const char *dir, struct dirent64 ***list, dirent64_filter sel,
+	      dirent64_compar cmp),
+	     AT_FDCWD, (dir, list, sel, cmp))
+SCANDIR_HOOK(scandirat,
+	     (int fd, const char *dir, struct dirent ***list,
+	      dirent_filter sel, dirent_compar cmp),
+	     fd, (fd, dir, list, sel, cmp))
+SCANDIR_HOOK(scandirat64,
+	     (int fd, const char *dir, struct dirent64 ***list,
+	      dirent64_filter sel, dirent64_compar cmp),
+	     fd, (fd, dir, list, sel, cmp))
 
 /* ---- glob: every directory it opens goes through glob_opendir ---- */
 
 static void *glob_opendir_as(const char *name, const char *dir)
 {
 	struct op op = OP(name, RIGHT_R, AT_FDCWD, dir, 0);
-	int err = hook_decide(&op);
-	DIR *d;
 
-	if (err) {
-		errno = err;
-		return NULL;
-	}
-	d = real_opendir ? real_opendir(dir) : NULL;
-	if (!d)
-		hook_failed(&op, errno);
-	return d;
+	return HOOK_RUN(&op, NULL,
+			real_opendir ? real_opendir(dir)
+				     : (DIR *)hook_nosys_ptr());
 }
 
 /* One per name, so that the line names the function the program called. */
@@ -505,28 +468,19 @@ static int fts_refused(const char *name, char *const *argv, int options)
 	return 0;
 }
 
-SHIM_API FTS *fts_open(char *const *argv, int options, fts_compar cmp)
-{
-	int saved = errno;
-	int err = fts_refused("fts_open", argv, options);
-
-	if (err || !real_fts_open) {
-		errno = err ? err : ENOSYS;
-		return NULL;
+/* fts_open and fts64_open: each root decided before the walk starts. */
+#define FTS_HOOK(name, type, compar)                                           \
+	SHIM_API type *name(char *const *argv, int options, compar cmp)        \
+	{                                                                      \
+		int saved = errno;                                             \
+		int err = fts_refused(#name, argv, options);                   \
+		if (err || !real_##name) {                                     \
+			errno = err ? err : ENOSYS;                            \
+			return NULL;                                           \
+		}                                                              \
+		errno = saved;                                                 \
+		return real_##name(argv, options, cmp);                        \
 	}
-	errno = saved;
-	return real_fts_open(argv, options, cmp);
-}
 
-SHIM_API FTS64 *fts64_open(char *const *argv, int options, fts64_compar cmp)
-{
-	int saved = errno;
-	int err = fts_refused("fts64_open", argv, options);
-
-	if (err || !real_fts64_open) {
-		errno = err ? err : ENOSYS;
-		return NULL;
-	}
-	errno = saved;
-	return real_fts64_open(argv, options, cmp);
-}
+FTS_HOOK(fts_open, FTS, fts_compar)
+FTS_HOOK(fts64_open, FTS64, fts64_compar)

@@ -95,6 +95,19 @@ static inline int hook_deny(const struct op *op)
 	return hook_refused(op) ? -1 : 0;
 }
 
+/* The call of a real function libc lacks: its failure, ENOSYS. */
+static inline int hook_nosys(void)
+{
+	errno = ENOSYS;
+	return -1;
+}
+
+static inline void *hook_nosys_ptr(void)
+{
+	errno = ENOSYS;
+	return NULL;
+}
+
 /* Both ends of a rename or a link, each denied end with its own line. */
 static inline int hook_deny2(const struct op *a, const struct op *b)
 {
