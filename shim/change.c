@@ -1,6 +1,6 @@
 /*
  * change.c - the operation a change hook asks about (change.h), on every
- * OS.  Pure but for one fstatat, made as a raw syscall (compat.c on
+ * OS.  Pure but for one fstatat, made as a raw syscall (compat_darwin.c on
  * macOS): no allocation, no lock.
  */
 #include <errno.h>

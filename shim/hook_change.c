@@ -64,7 +64,7 @@ static REAL_SLOT int (*real_lsetxattr)(const char *, const char *, const void *,
 static REAL_SLOT int (*real_removexattr)(const char *, const char *);
 static REAL_SLOT int (*real_lremovexattr)(const char *, const char *);
 
-void hooks_change_resolve(void)
+static void hooks_change_resolve(void)
 {
 	RESOLVE(mkdir);
 	RESOLVE(mkdirat);
@@ -95,6 +95,7 @@ void hooks_change_resolve(void)
 	RESOLVE(removexattr);
 	RESOLVE(lremovexattr);
 }
+SHIM_RESOLVER(hooks_change_resolve);
 
 #define NOFOLLOW AT_SYMLINK_NOFOLLOW
 

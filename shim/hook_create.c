@@ -46,7 +46,7 @@ static REAL_SLOT int (*real___xmknod)(int, const char *, mode_t, dev_t *);
 static REAL_SLOT int (*real___xmknodat)(int, int, const char *, mode_t,
 					dev_t *);
 
-void hooks_create_resolve(void)
+static void hooks_create_resolve(void)
 {
 	RESOLVE(mkstemp);
 	RESOLVE(mkstemp64);
@@ -67,6 +67,7 @@ void hooks_create_resolve(void)
 	RESOLVE(__xmknod);
 	RESOLVE(__xmknodat);
 }
+SHIM_RESOLVER(hooks_create_resolve);
 
 /* A temp file: a new name in the template's directory, opened O_RDWR;
  * @params and @args: the hook's parameters and the call's arguments. */
@@ -76,7 +77,8 @@ void hooks_create_resolve(void)
 		struct op op = OP(#name, RIGHT_R | RIGHT_W, AT_FDCWD, tmpl,    \
 				  PATH_NOFOLLOW);                              \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name ? real_##name args : hook_nosys());     \
+				real_##name ? real_##name args                 \
+					    : hook_nosys());                   \
 	}
 
 TEMP_HOOK(mkstemp, (char *tmpl), (tmpl))
@@ -141,7 +143,8 @@ SHIM_API char *mktemp(char *tmpl) /* banned-ok: the hook of it */
 		struct op op =                                                 \
 			OP(#name, RIGHT_R | RIGHT_W, AT_FDCWD, P_tmpdir, 0);   \
 		return HOOK_RUN(&op, NULL,                                     \
-				real_##name ? real_##name() : hook_nosys_ptr());    \
+				real_##name ? real_##name()                    \
+					    : hook_nosys_ptr());               \
 	}
 
 TMPFILE_HOOK(tmpfile)

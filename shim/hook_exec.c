@@ -60,7 +60,7 @@ static REAL_SLOT int (*real_system)(const char *);
 static REAL_SLOT FILE *(*real_popen)(const char *, const char *);
 static REAL_SLOT int (*real_wordexp)(const char *, wordexp_t *, int);
 
-void hooks_exec_resolve(void)
+static void hooks_exec_resolve(void)
 {
 	RESOLVE(execve);
 	RESOLVE(execvpe);
@@ -78,6 +78,7 @@ void hooks_exec_resolve(void)
 	RESOLVE(popen);
 	RESOLVE(wordexp);
 }
+SHIM_RESOLVER(hooks_exec_resolve);
 
 static int refuse(int err)
 {

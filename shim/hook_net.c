@@ -37,7 +37,7 @@ static REAL_SLOT ssize_t (*real_sendmsg)(int, const struct msghdr *, int);
 static REAL_SLOT int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
 static REAL_SLOT int (*real_bind)(int, const struct sockaddr *, socklen_t);
 
-void hooks_net_resolve(void)
+static void hooks_net_resolve(void)
 {
 	RESOLVE(connect);
 	RESOLVE(__connect);
@@ -46,6 +46,7 @@ void hooks_net_resolve(void)
 	RESOLVE(sendmmsg);
 	RESOLVE(bind);
 }
+SHIM_RESOLVER(hooks_net_resolve);
 
 static long sockopt(int fd, int name, int *val, socklen_t *len)
 {
@@ -103,11 +104,11 @@ CONNECT_HOOK(bind, NET_USE_BIND, SYS_bind)
 SHIM_API ssize_t sendto(int fd, const void *buf, size_t n, int flags,
 			const struct sockaddr *sa, socklen_t len)
 {
-	return NET_RUN("sendto", NET_USE_SEND,
-		       net_decide("sendto", NET_USE_SEND, fd, sa, len), sa, len,
-		       real_sendto ? real_sendto(fd, buf, n, flags, sa, len)
-				   : syscall(SYS_sendto, fd, buf, n, flags, sa,
-					     len));
+	return NET_RUN(
+		"sendto", NET_USE_SEND,
+		net_decide("sendto", NET_USE_SEND, fd, sa, len), sa, len,
+		real_sendto ? real_sendto(fd, buf, n, flags, sa, len)
+			    : syscall(SYS_sendto, fd, buf, n, flags, sa, len));
 }
 
 static int msg_decide(const char *name, int fd, const struct msghdr *msg)

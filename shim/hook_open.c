@@ -63,7 +63,7 @@ static REAL_SLOT void *(*real_dlmopen)(Lmid_t, const char *, int);
 static REAL_SLOT int (*real_posix_spawn_file_actions_addopen)(
 	posix_spawn_file_actions_t *, int, const char *, int, mode_t);
 
-void hooks_open_resolve(void)
+static void hooks_open_resolve(void)
 {
 	RESOLVE(open);
 	RESOLVE(open64);
@@ -90,6 +90,7 @@ void hooks_open_resolve(void)
 	RESOLVE(dlmopen);
 	RESOLVE(posix_spawn_file_actions_addopen);
 }
+SHIM_RESOLVER(hooks_open_resolve);
 
 static bool has_mode(int flags)
 {
@@ -214,7 +215,8 @@ CREAT_HOOK(creat64)
 		struct op op = open_op(#name, AT_FDCWD, path,                  \
 				       path && mode ? fopen_flags(mode) : 0);  \
 		return HOOK_RUN(&op, NULL,                                     \
-				real_##name ? real_##name args : hook_nosys_ptr()); \
+				real_##name ? real_##name args                 \
+					    : hook_nosys_ptr());               \
 	}
 
 FOPEN_HOOK(fopen, (const char *path, const char *mode), (path, mode))

@@ -78,7 +78,7 @@ static REAL_SLOT char *(*real_realpath_old)(const char *, char *);
 static REAL_SLOT char *(*real___realpath_chk)(const char *, char *, size_t);
 static REAL_SLOT char *(*real_canonicalize_file_name)(const char *);
 
-void hooks_stat_resolve(void)
+static void hooks_stat_resolve(void)
 {
 	RESOLVE(stat);
 	RESOLVE(stat64);
@@ -111,6 +111,7 @@ void hooks_stat_resolve(void)
 	RESOLVE(__realpath_chk);
 	RESOLVE(canonicalize_file_name);
 }
+SHIM_RESOLVER(hooks_stat_resolve);
 
 static int path_flags(int flags)
 {
@@ -317,7 +318,8 @@ READLINK_HOOK(__readlinkat_chk,
 	{                                                                      \
 		struct op op = OP("realpath", 0, AT_FDCWD, path, 0);           \
 		return STAT_RUN(&op, 0, (char *)NULL,                          \
-				real ? real(path, resolved) : (char *)hook_nosys_ptr());      \
+				real ? real(path, resolved)                    \
+				     : (char *)hook_nosys_ptr());              \
 	}
 
 REALPATH_HOOK(realpath_v2_3, real_realpath)

@@ -75,7 +75,7 @@ static REAL_SLOT struct dirent *(*real_readdir)(DIR *);
 static REAL_SLOT struct dirent64 *(*real_readdir64)(DIR *);
 static REAL_SLOT int (*real_closedir)(DIR *);
 
-void hooks_walk_resolve(void)
+static void hooks_walk_resolve(void)
 {
 	RESOLVE(scandir);
 	RESOLVE(scandir64);
@@ -98,6 +98,7 @@ void hooks_walk_resolve(void)
 	RESOLVE(readdir64);
 	RESOLVE(closedir);
 }
+SHIM_RESOLVER(hooks_walk_resolve);
 
 /* lstat (@nofollow) or stat of @path, by the system call: a walker's
  * own view of its root, never a hook's. */
@@ -147,7 +148,8 @@ static int decide_root(const char *name, int dirfd, const char *path,
 	{                                                                      \
 		struct op op = OP(#name, RIGHT_R, dirfd, dir, 0);              \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name ? real_##name args : hook_nosys()); \
+				real_##name ? real_##name args                 \
+					    : hook_nosys());                   \
 	}
 
 SCANDIR_HOOK(scandir,
@@ -159,8 +161,8 @@ SCANDIR_HOOK(scandir64,
 	      dirent64_compar cmp),
 	     AT_FDCWD, (dir, list, sel, cmp))
 SCANDIR_HOOK(scandirat,
-	     (int fd, const char *dir, struct dirent ***list,
-	      dirent_filter sel, dirent_compar cmp),
+	     (int fd, const char *dir, struct dirent ***list, dirent_filter sel,
+	      dirent_compar cmp),
 	     fd, (fd, dir, list, sel, cmp))
 SCANDIR_HOOK(scandirat64,
 	     (int fd, const char *dir, struct dirent64 ***list,

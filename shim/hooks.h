@@ -19,15 +19,6 @@
 
 #include "shim/shim.h"
 
-/* Each family resolves its real_* pointers (hidden, called by init). */
-void hooks_open_resolve(void);
-void hooks_create_resolve(void);
-void hooks_change_resolve(void);
-void hooks_stat_resolve(void);
-void hooks_exec_resolve(void);
-void hooks_net_resolve(void);
-void hooks_walk_resolve(void);
-
 /*
  * Where each real_<name> pointer lives: in .data, on the page ld.so has
  * written already, not on a .bss page of its own that every process

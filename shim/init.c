@@ -15,7 +15,6 @@
 
 #include "shim/core/env.h"
 #include "shim/exec_env.h"
-#include "shim/hooks.h"
 #include "shim/shim.h"
 #include "shim/standalone.h"
 
@@ -40,16 +39,22 @@ static void load_policy(char **envp)
 	shim.active = shim.snapshot[0] != '\0';
 }
 
+/* Every family's resolver (SHIM_RESOLVER, shim.h): the linker's bounds
+ * of their section, hidden (the shim's own, never another object's). */
+#ifndef __APPLE__
+extern shim_resolver *const __start_cordon_resolvers[]
+	__attribute__((visibility("hidden")));
+extern shim_resolver *const __stop_cordon_resolvers[]
+	__attribute__((visibility("hidden")));
+#endif
+
 static void resolve_all(void)
 {
-	void (*const resolvers[])(void) = {
-		hooks_open_resolve, hooks_create_resolve, hooks_change_resolve,
-		hooks_stat_resolve, hooks_exec_resolve,	  hooks_net_resolve,
-		hooks_walk_resolve,
-	};
-
-	for (size_t i = 0; i < sizeof(resolvers) / sizeof(resolvers[0]); i++)
-		resolvers[i]();
+#ifndef __APPLE__
+	for (shim_resolver *const *r = __start_cordon_resolvers;
+	     r < __stop_cordon_resolvers; r++)
+		(*r)();
+#endif
 }
 
 static void init_from(char **envp)

@@ -94,8 +94,8 @@ static struct op unix_op(const char *name, enum net_use use, const char *path)
 		  use == NET_USE_BIND ? PATH_NOFOLLOW : 0);
 }
 
-static int check(const char *name, enum net_use use, int fd,
-		 const struct sockaddr *sa, socklen_t len)
+static int addr_check(const char *name, enum net_use use, int fd,
+		      const struct sockaddr *sa, socklen_t len)
 {
 	struct sockaddr_storage ss;
 	char path[SUN_PATH_MAX + 1];
@@ -126,7 +126,7 @@ int net_decide(const char *name, enum net_use use, int fd,
 		shim_init();
 	if (!shim.active || !sa || !guard_enter())
 		return 0;
-	ret = check(name, use, fd, sa, len);
+	ret = addr_check(name, use, fd, sa, len);
 	guard_leave();
 	return ret;
 }

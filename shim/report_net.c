@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "shim/net.h"
+#include "shim/report_net.h"
 #include "shim/shim.h"
 #include "shim/core/rule.h"
 #include "shim/core/strbuf.h"

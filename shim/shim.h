@@ -82,6 +82,18 @@ void shim_say(const char *line, size_t len);
 /* Resolve @name (at @version when not NULL) in the next object. */
 void *real_sym(const char *name, const char *version);
 
+/*
+ * Each Linux hook family resolves its real functions in a resolver that
+ * it names with SHIM_RESOLVER(): a pointer in the section
+ * "cordon_resolvers", which shim_init() runs through (init.c) without
+ * naming any family, so that the start-up sits below the hooks that
+ * call it.  (macOS's hooks reach libSystem by name: nothing to resolve.)
+ */
+typedef void shim_resolver(void);
+#define SHIM_RESOLVER(fn)                                                      \
+	static shim_resolver *const fn##_entry                                 \
+		__attribute__((section("cordon_resolvers"), used)) = fn
+
 /* Per-thread reentrancy guard: false when the shim is already on this
  * thread's stack (its own calls must reach the real functions). */
 bool guard_enter(void);

@@ -41,7 +41,7 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 /**
  * snapshot_decode - parse @value into @p and @x.  Strings are decoded
  * into @store (@len bytes) and @p, @x point into it; nothing is
- * allocated, so policy_free() must not be called on @p.
+ * allocated, so @p is never freed (its strings live in @store).
  * Return: 0, or -EINVAL (malformed, unknown version), -E2BIG (too many
  * roots, ports or names), -ENAMETOOLONG (@store too small).
  */

@@ -21,10 +21,6 @@
 #include "shim/change.h"
 #include "shim/darwin/hook_darwin.h"
 
-void hooks_change_resolve(void)
-{
-}
-
 #define NOFOLLOW AT_SYMLINK_NOFOLLOW
 
 static int cordon_mkdir(const char *path, mode_t mode)

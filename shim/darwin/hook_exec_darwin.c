@@ -36,10 +36,6 @@
 
 /* Nothing to resolve: dyld's interpose tuples name the real functions,
  * and exec_env_init() ran before the policy. */
-void hooks_exec_resolve(void)
-{
-}
-
 static int refuse(int err)
 {
 	errno = err;

@@ -13,10 +13,6 @@
 #include "shim/darwin/hook_darwin.h"
 #include "shim/net.h"
 
-void hooks_net_resolve(void)
-{
-}
-
 /* A stream socket: macOS has no SCTP or MPTCP sockets to tell apart. */
 bool net_is_tcp(int fd, bool *known)
 {

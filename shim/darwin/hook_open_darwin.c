@@ -29,24 +29,9 @@ FILE *fopen_plain(const char *path, const char *mode) __asm__("_fopen");
 FILE *fopen_extsn(const char *path,
 		  const char *mode) __asm__("_fopen$DARWIN_EXTSN");
 
-/* Nothing to resolve: a hook reaches libSystem by name.  macOS has no
- * stat, walk or create hooks of their own (see the top; mkfifo and
- * mknod are in hook_change_darwin.c). */
-void hooks_open_resolve(void)
-{
-}
-
-void hooks_stat_resolve(void)
-{
-}
-
-void hooks_walk_resolve(void)
-{
-}
-
-void hooks_create_resolve(void)
-{
-}
+/* Nothing to resolve (no SHIM_RESOLVER): a hook reaches libSystem by
+ * name.  macOS has no stat, walk or create hooks of their own (see the
+ * top; mkfifo and mknod are in hook_change_darwin.c). */
 
 /* What an open with @flags asks of @path. */
 static struct op open_op(const char *name, int dirfd, const char *path,

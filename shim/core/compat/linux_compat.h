@@ -10,7 +10,7 @@
  * deprecated and its numbers differ, and no such detour is needed: the
  * image that interposes calls the real libSystem functions (dyld applies
  * an image's interposing to the other images only).  So each
- * syscall(SYS_x, ...) becomes cordon_SYS_x(...) (compat.c), the Darwin
+ * syscall(SYS_x, ...) becomes cordon_SYS_x(...) (compat_darwin.c), the Darwin
  * call with the Linux convention (-1 and errno on failure).  A shared
  * file that starts using another system call does not build here: an
  * undeclared cordon_SYS_..., on the first Mac build, not a silent gap.

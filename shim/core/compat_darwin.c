@@ -1,5 +1,5 @@
 /*
- * compat.c - the Linux system calls of the shared sources, made with
+ * compat_darwin.c - the Linux system calls of the shared sources, made with
  * Darwin's own calls (see compat/linux_compat.h).  Linked into the
  * launcher and into libcordon.dylib.
  *

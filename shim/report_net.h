@@ -1,0 +1,49 @@
+/*
+ * report_net.h - a refused IPv4 or IPv6 destination, and its line and
+ * record (report_net.c): what net.c's decision hands to the report.
+ */
+#ifndef CORDON_REPORT_NET_H
+#define CORDON_REPORT_NET_H
+
+#include <stdbool.h>
+#include <sys/socket.h>
+
+/* What the call does with the address. */
+enum net_use {
+	NET_USE_CONNECT, /* connect(): a TCP connection or a UDP default */
+	NET_USE_SEND,	 /* sendto/sendmsg/sendmmsg with a destination */
+	NET_USE_BIND,	 /* bind(): a local port */
+};
+
+/* Why the policy refuses it. */
+enum net_why {
+	NET_WHY_OFF,	 /* network off */
+	NET_WHY_PORT,	 /* TCP, but the port is not listed */
+	NET_WHY_NOT_TCP, /* only TCP ports are allowed; this is not TCP */
+};
+
+struct net_denial {
+	const char *name; /* the hook: "connect", "sendto", "bind", ... */
+	enum net_use use;
+	enum net_why why;
+	bool tcp; /* a TCP socket: a port grant (--connect, --bind) helps */
+	const struct sockaddr_storage *addr; /* AF_INET or AF_INET6 */
+};
+
+/* "255.255.255.255:65535", "[ffff:...:ffff%4294967295]:65535" */
+#define NET_ADDR_MAX 72
+
+/* The port of an AF_INET or AF_INET6 address, in host order. */
+unsigned int net_port(const struct sockaddr_storage *ss);
+
+/* @ss as "host:port" ("[v6]:port"), RFC 5952 for IPv6. */
+void net_addr_str(const struct sockaddr_storage *ss, char out[NET_ADDR_MAX]);
+
+/**
+ * report_net_denial - the line on stderr (unless quiet, once per
+ * operation and destination in this process) and the audit record of
+ * @d.  Allocates nothing; does not change errno.
+ */
+void report_net_denial(const struct net_denial *d);
+
+#endif
