@@ -37,8 +37,9 @@ LDFLAGS += $(SAN)
 
 # The policy core (shim/core/): what both layers share, linked into the
 # launcher and (built -fPIC) into the shim; it includes nothing of
-# either.  Every include names its file from the top of the tree.
-SHARED_SRCS = $(wildcard shim/core/*.c)
+# either.  Every include names its file from the top of the tree.  Its
+# *_darwin.c files are macOS's (below).
+SHARED_SRCS = $(filter-out %_darwin.c,$(wildcard shim/core/*.c))
 ENFORCE_SRCS = $(filter-out enforce/main.c,$(wildcard enforce/*.c))
 CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
 # The launcher is linked statically (static-pie: still randomised): no
@@ -67,7 +68,7 @@ SHIM_FIRST = shim/state.c shim/init.c shim/real.c shim/core/snapshot.c shim/core
 	shim/core/env.c shim/exec_env.c shim/exec_env_linux.c shim/guard.c \
 	$(wildcard shim/hook_*.c)
 SHIM_SRCS = $(SHIM_FIRST) \
-	$(filter-out $(SHIM_FIRST),$(wildcard shim/*.c shim/core/*.c))
+	$(filter-out $(SHIM_FIRST),$(wildcard shim/*.c) $(SHARED_SRCS))
 SHIM_OBJS = $(patsubst %.c,$(B)/pic/%.o,$(SHIM_SRCS))
 SHIM_LIB = $(B)/libcordon.so
 # No fortify or stack-protector imports: they would raise the glibc the
@@ -92,14 +93,14 @@ FUZZ_SECONDS ?= 30
 # Landlock, seccomp, capabilities and namespaces; the shim is
 # libcordon.dylib, interposed by dyld (shim/darwin/).  The Linux-only
 # sources are left out here; the shared ones build against
-# shim/darwin/compat (doc/macos.md).  Nothing above changes on Linux.
+# shim/core/compat (doc/macos.md).  Nothing above changes on Linux.
 ifeq ($(shell uname -s),Darwin)
 ifeq ($(origin CC),default)
 CC = clang
 endif
 BREW := $(shell brew --prefix 2>/dev/null)
-CPPFLAGS += -idirafter shim/darwin/compat \
-	-include shim/darwin/compat/linux_compat.h \
+CPPFLAGS += -idirafter shim/core/compat \
+	-include shim/core/compat/linux_compat.h \
 	$(if $(BREW),-I$(BREW)/include)
 LDFLAGS += $(if $(BREW),-L$(BREW)/lib)
 LIBS = -ljansson
@@ -112,7 +113,7 @@ LINUX_ONLY = shim/core/landlock.c enforce/sysfilter.c enforce/ns.c \
 	shim/exec_env_linux.c shim/core/preload_linux.c shim/standalone.c \
 	$(wildcard shim/hook_*.c)
 SHARED_SRCS := $(filter-out $(LINUX_ONLY),$(SHARED_SRCS)) \
-	shim/darwin/compat.c shim/darwin/preload_darwin.c
+	shim/core/compat_darwin.c shim/core/preload_darwin.c
 ENFORCE_SRCS := $(filter-out $(LINUX_ONLY),$(ENFORCE_SRCS)) \
 	$(wildcard enforce/darwin/*.c)
 SHIM_SRCS := $(filter-out $(LINUX_ONLY),$(wildcard shim/*.c shim/core/*.c)) \
@@ -157,6 +158,18 @@ $(B)/tests/%: tests/unit/%.c $(B)/libcore.a
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -Wno-write-strings \
 		$(LDFLAGS) \
 		-o $@ $< $(B)/libcore.a $(LIBS) -lcriterion
+
+# test_report runs the shim's own report.c, audit.c and state.c, built for
+# the test (not -fPIC, not from libcordon.so): nothing is exported for it.
+REPORT_TEST_OBJS = $(patsubst %.c,$(B)/obj/%.o,shim/report.c shim/audit.c \
+	shim/state.c)
+$(B)/tests/test_report: tests/unit/test_report.c $(REPORT_TEST_OBJS) \
+		$(B)/libcore.a
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -Wno-write-strings \
+		$(LDFLAGS) -o $@ $< $(REPORT_TEST_OBJS) $(B)/libcore.a \
+		$(LIBS) -lcriterion
 
 # Test helpers are small programs run inside and outside the sandbox.
 $(B)/helpers/ffidrive: LIBS += -lffi -ldl

@@ -65,10 +65,74 @@ test_tcp6_refused_with_network_off() {
 	[ "$contacts" = 1 ] || fail "the listener saw $contacts connections"
 }
 
+# bind_py PORT: bind 127.0.0.1:PORT and listen; say on stdout what
+# happened ("listening PORT", or "bind: ERRNO" and status 3), then hold
+# until stdin closes, so that the port can be looked at from outside
+# while the process lives.
+bind_py='import socket, sys
+s = socket.socket()
+try:
+    s.bind(("127.0.0.1", int(sys.argv[1])))
+    s.listen(1)
+    print("listening", s.getsockname()[1], flush=True)
+    code = 0
+except OSError as e:
+    print("bind:", e.errno, flush=True)
+    code = 3
+sys.stdin.read()
+sys.exit(code)'
+
+# bind_held PORT CORDON-OPTIONS...: bind_py PORT under cordon; once it has
+# said what happened, $outside is "listening" when a connection from
+# outside reaches 127.0.0.1:PORT, else "refused"; then it ends.  Sets
+# $status, $T/stdout and $T/stderr as cordon does.
+bind_held() {
+	local port=$1 pid i
+	shift
+	rm -f "$T/hold" && mkfifo "$T/hold" || fail "cannot make $T/hold"
+	"$CORDON" "$@" -- python3 -c "$bind_py" "$port" < "$T/hold" \
+		> "$T/stdout" 2> "$T/stderr" &
+	pid=$!
+	exec 8> "$T/hold"
+	for i in $(seq 100); do
+		[ -s "$T/stdout" ] && break
+		sleep 0.05
+	done
+	if (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null; then
+		outside=listening
+	else
+		outside=refused
+	fi
+	exec 8>&-
+	wait "$pid"
+	status=$?
+}
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket()
+s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
 test_bind_port_list() {
 	command -v python3 >/dev/null || skip "SKIP: no python3 to bind with"
-	cordon -- python3 -c 'import socket; socket.socket().bind(("127.0.0.1", 0))'
-	assert_status_not 0
+	port=$(free_port) || fail "no free port"
+	# a port not in the list: bind() itself fails with EACCES (13),
+	# the shim says why, and nothing listens there
+	bind_held "$port" --bind 1
+	assert_status 3
+	assert_content "$T/stdout" "bind: 13"
+	assert_stderr_has "denied bind 127.0.0.1:$port \[bind\] (TCP port $port is not among the bind ports 1); allow with --bind $port"
+	[ "$outside" = refused ] || { show; fail "something listened on $port"; }
+	# the kernel alone refuses it too
+	bind_held "$port" --no-shim --bind 1
+	assert_status 3
+	assert_content "$T/stdout" "bind: 13"
+	[ "$outside" = refused ] || { show; fail "something listened on $port (--no-shim)"; }
+	# the twins: that port in the list, and any port with 0 listed
+	bind_held "$port" --bind "$port"
+	assert_status 0
+	assert_content "$T/stdout" "listening $port"
+	[ "$outside" = listening ] || { show; fail "nothing listened on $port"; }
 	cordon --bind 0 -- python3 -c 'import socket; socket.socket().bind(("127.0.0.1", 0))'
 	assert_status 0
 }

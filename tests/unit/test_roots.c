@@ -1,0 +1,543 @@
+/*
+ * Unit tests of the policy's roots (enforce/roots.c) and of protected
+ * roots (enforce/protect.c), on a real tree.
+ *
+ * Each test gets a fresh fixture under a mkdtemp directory T (its
+ * canonical name, outside the default roots), the working directory at
+ * T/ws and HOME at T/home:
+ *
+ *   T/ws/          (the workspace)    T/home/.bashrc
+ *   T/data/        (a --write)        T/ro/file      (a --read)
+ *   T/real/sub/    T/lnk -> real      T/l2 -> lnk
+ *   T/homelink -> home
+ *
+ * The working directory and HOME, XDG_STATE_HOME and TMPDIR are put back
+ * as they were after each test.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "enforce/cli.h"
+#include "enforce/policy_edit.h"
+#include "enforce/protect.h"
+#include "enforce/roots.h"
+#include "shim/core/path.h"
+
+static char T[64];
+static int cwd_fd = -1;
+static const char *const saved_names[] = { "HOME", "XDG_STATE_HOME", "TMPDIR",
+					   NULL };
+static char *saved[3];
+
+static struct policy p;
+static struct cli c;
+static char err[512];
+
+/* "T/@rel" (T itself for ""), in one of a few rotating buffers. */
+static const char *in_t(const char *rel)
+{
+	static char bufs[8][PATH_BUF];
+	static size_t next;
+	char *b = bufs[next++ % 8];
+
+	snprintf(b, PATH_BUF, "%s%s%s", T, *rel ? "/" : "", rel);
+	return b;
+}
+
+static void mk_dir(const char *rel)
+{
+	cr_assert_eq(mkdir(in_t(rel), 0755), 0, "fixture: %s: %s", rel,
+		     strerror(errno));
+}
+
+static void mk_file(const char *rel)
+{
+	int fd = open(in_t(rel), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+
+	cr_assert_geq(fd, 0, "fixture: %s: %s", rel, strerror(errno));
+	close(fd);
+}
+
+static void mk_link(const char *target, const char *rel)
+{
+	cr_assert_eq(symlink(target, in_t(rel)), 0, "fixture: %s: %s", rel,
+		     strerror(errno));
+}
+
+/*
+ * T must lie outside the default roots (/tmp, /var/tmp, /dev/shm are
+ * writable by default, which would hide what the requests add): under
+ * $HOME, as the integration tests do, else under the working directory.
+ */
+static bool outside_defaults(const char *dir)
+{
+	static const char *const temp[] = { "/tmp", "/var/tmp", "/dev/shm",
+					    NULL };
+
+	for (size_t i = 0; temp[i]; i++)
+		if (path_is_within(dir, temp[i]))
+			return false;
+	return true;
+}
+
+static void make_t(void)
+{
+	char cwd[PATH_BUF], base[PATH_BUF], tmpl[PATH_BUF];
+	const char *home = getenv("HOME");
+	char *t;
+
+	cr_assert_not_null(getcwd(cwd, sizeof(cwd)));
+	for (int i = 0; i < 2; i++) {
+		const char *b = i == 0 ? home : cwd;
+
+		if (!b || b[0] != '/' || !realpath(b, base) ||
+		    !outside_defaults(base))
+			continue;
+		if (snprintf(tmpl, sizeof(tmpl), "%.64s/.cordon-roots-XXXXXX",
+			     base) < (int)sizeof(T) &&
+		    mkdtemp(tmpl))
+			break;
+		tmpl[0] = '\0';
+	}
+	cr_assert(tmpl[0] == '/',
+		  "fixture: neither $HOME nor the working directory is "
+		  "outside /tmp, /var/tmp and /dev/shm with room for T");
+	t = realpath(tmpl, NULL);
+	cr_assert_not_null(t);
+	memcpy(T, t, strlen(t) + 1);
+	free(t);
+}
+
+static void setup(void)
+{
+	for (size_t i = 0; saved_names[i]; i++) {
+		const char *v = getenv(saved_names[i]);
+
+		saved[i] = v ? strdup(v) : NULL;
+	}
+	cwd_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	cr_assert_geq(cwd_fd, 0);
+	make_t();
+	mk_dir("ws");
+	mk_dir("home");
+	mk_file("home/.bashrc");
+	mk_dir("data");
+	mk_dir("ro");
+	mk_file("ro/file");
+	mk_dir("real");
+	mk_dir("real/sub");
+	mk_link("real", "lnk");
+	mk_link("lnk", "l2");
+	mk_link("home", "homelink");
+	cr_assert_eq(chdir(in_t("ws")), 0);
+	setenv("HOME", in_t("home"), 1);
+	unsetenv("XDG_STATE_HOME");
+	unsetenv("TMPDIR");
+}
+
+static int rm_one(const char *path, const struct stat *st, int type,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+static void teardown(void)
+{
+	policy_free(&p);
+	policy_free(&c.policy);
+	if (cwd_fd >= 0 && fchdir(cwd_fd) == 0)
+		close(cwd_fd);
+	for (size_t i = 0; saved_names[i]; i++) {
+		if (saved[i])
+			setenv(saved_names[i], saved[i], 1);
+		else
+			unsetenv(saved_names[i]);
+		free(saved[i]);
+	}
+	if (T[0])
+		nftw(T, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+TestSuite(roots, .init = setup, .fini = teardown);
+
+/* The root at @path (of the origin @o, or any when -1), or NULL. */
+static const struct root *find(const char *path, int o)
+{
+	for (size_t i = 0; i < p.nroots; i++)
+		if (strcmp(p.roots[i].path, path) == 0 &&
+		    (o < 0 || p.roots[i].origin == (enum root_origin)o))
+			return &p.roots[i];
+	return NULL;
+}
+
+static void has_root(const char *path, unsigned int rights, enum root_origin o,
+		     bool dir)
+{
+	const struct root *r = find(path, (int)o);
+	char b[4];
+
+	cr_assert_not_null(r, "no root %s of origin %d", path, o);
+	cr_assert_eq(r->rights, rights, "%s is %s", path,
+		     policy_rights_str(r->rights, b));
+	cr_assert_eq(r->is_dir, dir, "%s: is_dir %d", path, r->is_dir);
+}
+
+/* cordon ARGS... true, parsed, then its roots built into p. */
+static int build(const char *a1, const char *a2, const char *a3, const char *a4)
+{
+	const char *args[] = { a1, a2, a3, a4 };
+	char *argv[8] = { "cordon" };
+	int argc = 1, ret;
+
+	for (size_t i = 0; i < 4 && args[i]; i++)
+		argv[argc++] = (char *)args[i];
+	argv[argc++] = "true";
+	argv[argc] = NULL;
+	ret = cli_parse(argc, argv, &c, err, sizeof(err));
+	cr_assert_eq(ret, 0, "cli_parse: %s", err);
+	err[0] = '\0';
+	return roots_build(&c, &p, err, sizeof(err));
+}
+
+/* ---- roots_expand, roots_home, roots_state_dir --------------------- */
+
+Test(roots, a_leading_tilde_is_the_home)
+{
+	char out[PATH_BUF];
+
+	cr_assert_eq(roots_expand("~", out), 0);
+	cr_assert_str_eq(out, in_t("home"));
+	cr_assert_eq(roots_expand("~/a/b", out), 0);
+	cr_assert_str_eq(out, in_t("home/a/b"));
+	cr_assert_eq(roots_expand("~/", out), 0);
+	cr_assert_str_eq(out, in_t("home/"));
+	/* ~user and a tilde elsewhere are names like any other */
+	cr_assert_eq(roots_expand("~root/x", out), 0);
+	cr_assert_str_eq(out, "~root/x");
+	cr_assert_eq(roots_expand("/a/~/b", out), 0);
+	cr_assert_str_eq(out, "/a/~/b");
+	cr_assert_eq(roots_expand("rel", out), 0);
+	cr_assert_str_eq(out, "rel");
+}
+
+Test(roots, an_expansion_too_long_is_refused)
+{
+	static char home[PATH_BUF], path[PATH_BUF + 1];
+	char out[PATH_BUF];
+
+	memset(home, 'h', PATH_BUF - 8);
+	home[0] = '/';
+	setenv("HOME", home, 1);
+	cr_assert_eq(roots_expand("~/1234567", out), -ENAMETOOLONG);
+	cr_assert_eq(roots_expand("~/123456", out), 0);
+	memset(path, 'p', PATH_BUF);
+	path[0] = '/';
+	cr_assert_eq(roots_expand(path, out), -ENAMETOOLONG);
+	path[PATH_BUF - 1] = '\0';
+	cr_assert_eq(roots_expand(path, out), 0);
+}
+
+Test(roots, home_is_an_absolute_HOME_else_the_password_database)
+{
+	struct passwd *pw = getpwuid(getuid());
+	const char *db = pw ? pw->pw_dir : NULL;
+
+	cr_assert_str_eq(roots_home(), in_t("home"));
+	cr_assert_not_null(db, "no password entry for uid %u", getuid());
+	cr_assert_str_neq(db, in_t("home"));
+	setenv("HOME", "relative/home", 1);
+	cr_assert_str_eq(roots_home(), db);
+	setenv("HOME", "", 1);
+	cr_assert_str_eq(roots_home(), db);
+	unsetenv("HOME");
+	cr_assert_str_eq(roots_home(), db);
+}
+
+Test(roots, the_state_dir_is_under_XDG_STATE_HOME_or_the_home)
+{
+	static char xdg[PATH_BUF];
+	char out[PATH_BUF];
+
+	cr_assert_eq(roots_state_dir(out), 0);
+	cr_assert_str_eq(out, in_t("home/.local/state/cordon"));
+	setenv("XDG_STATE_HOME", in_t("state"), 1);
+	cr_assert_eq(roots_state_dir(out), 0);
+	cr_assert_str_eq(out, in_t("state/cordon"));
+	/* a relative one is ignored, as the XDG spec says */
+	setenv("XDG_STATE_HOME", "state", 1);
+	cr_assert_eq(roots_state_dir(out), 0);
+	cr_assert_str_eq(out, in_t("home/.local/state/cordon"));
+	memset(xdg, 'x', PATH_BUF - 4);
+	xdg[0] = '/';
+	setenv("XDG_STATE_HOME", xdg, 1);
+	cr_assert_eq(roots_state_dir(out), -ENAMETOOLONG);
+}
+
+/* In a child that is a uid the password database lacks, with no HOME:
+ * no home at all.  Exit status: the number of the check that failed. */
+static int homeless_checks(void)
+{
+	char out[PATH_BUF];
+
+	unsetenv("HOME");
+	if (roots_home() != NULL)
+		return 1;
+	if (roots_expand("~/x", out) != -ENOENT)
+		return 2;
+	if (roots_expand("~", out) != -ENOENT)
+		return 3;
+	if (roots_expand("/abs", out) != 0 || strcmp(out, "/abs") != 0)
+		return 4;
+	if (roots_state_dir(out) != -ENOENT)
+		return 5;
+	setenv("XDG_STATE_HOME", "/xdg", 1);
+	if (roots_state_dir(out) != 0 || strcmp(out, "/xdg/cordon") != 0)
+		return 6;
+	return 0;
+}
+
+Test(roots, without_any_home_a_tilde_is_refused)
+{
+	uid_t uid = 61000;
+	pid_t pid;
+	int status;
+
+	if (geteuid() != 0)
+		cr_skip_test("needs root: to become a uid that the password "
+			     "database lacks (the only way to have no home)");
+	while (getpwuid(uid))
+		uid++;
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		if (setresgid(uid, uid, uid) || setresuid(uid, uid, uid))
+			_exit(100);
+		_exit(homeless_checks());
+	}
+	cr_assert_eq(waitpid(pid, &status, 0), pid);
+	cr_assert(WIFEXITED(status));
+	cr_assert_eq(WEXITSTATUS(status), 0, "check %d failed (uid %u)",
+		     WEXITSTATUS(status), uid);
+}
+
+/* ---- roots_build ---------------------------------------------------- */
+
+Test(roots, the_defaults_and_the_requests)
+{
+	cr_assert_eq(build("--write", in_t("data"), "--read", in_t("ro")), 0,
+		     "%s", err);
+	has_root(in_t("ws"), RIGHT_ALL, ORIGIN_DEFAULT, true);
+	has_root("/usr", RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, true);
+	has_root("/tmp", RIGHT_ALL, ORIGIN_DEFAULT, true);
+	has_root("/dev/null", RIGHT_R | RIGHT_W, ORIGIN_DEFAULT, false);
+	has_root("/proc", RIGHT_R, ORIGIN_DEFAULT, true);
+	has_root(in_t("data"), RIGHT_R | RIGHT_W, ORIGIN_USER, true);
+	has_root(in_t("ro"), RIGHT_R, ORIGIN_USER, true);
+	/* the dotfile: readable, not writable */
+	has_root(in_t("home/.bashrc"), RIGHT_R, ORIGIN_DEFAULT, false);
+	cr_assert(policy_allows(&p, RIGHT_R, in_t("home/.bashrc")));
+	cr_assert(!policy_allows(&p, RIGHT_W, in_t("home/.bashrc")));
+	cr_assert(!policy_allows(&p, RIGHT_R, in_t("home/other")));
+	/* what they add up to */
+	cr_assert(policy_allows(&p, RIGHT_ALL, in_t("ws/new")));
+	cr_assert(policy_allows(&p, RIGHT_R | RIGHT_X, "/usr/bin/env"));
+	cr_assert(!policy_allows(&p, RIGHT_W, "/usr/bin/env"));
+	cr_assert(policy_allows(&p, RIGHT_W, "/dev/null"));
+	cr_assert(!policy_allows(&p, RIGHT_W, "/etc/passwd"));
+}
+
+Test(roots, read_only_mode_writes_nothing_of_its_own)
+{
+	cr_assert_eq(build("-m", "read-only", NULL, NULL), 0, "%s", err);
+	has_root(in_t("ws"), RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, true);
+	cr_assert_null(find("/tmp", -1));
+	cr_assert(!policy_allows(&p, RIGHT_W, in_t("ws/x")));
+	cr_assert(policy_allows(&p, RIGHT_W, "/dev/null"));
+}
+
+Test(roots, the_systems_secrets_are_protected_when_present)
+{
+	static const char *const secrets[] = { "/etc/shadow", "/etc/gshadow",
+					       "/etc/ssl/private" };
+	size_t present = 0;
+	char canon[PATH_BUF];
+	struct stat st;
+
+	cr_assert_eq(build(NULL, NULL, NULL, NULL), 0, "%s", err);
+	for (size_t i = 0; i < sizeof(secrets) / sizeof(secrets[0]); i++) {
+		if (path_resolve(AT_FDCWD, secrets[i], 0, canon) != 0 ||
+		    lstat(canon, &st) != 0) {
+			cr_assert_null(find(canon, -1), "%s", canon);
+			continue;
+		}
+		present++;
+		has_root(canon, 0, ORIGIN_PROTECTED, S_ISDIR(st.st_mode));
+		cr_assert(!policy_allows(&p, RIGHT_R, canon), "%s", canon);
+	}
+	cr_assert_gt(present, 0, "no secret on this machine to look for");
+	/* the rest of /etc is read as before */
+	cr_assert(policy_allows(&p, RIGHT_R, "/etc/passwd"));
+}
+
+Test(roots, a_missing_path_the_user_names_is_refused_by_name)
+{
+	char want[PATH_BUF + 64];
+
+	cr_assert_eq(build("--write", in_t("missing"), NULL, NULL), -ENOENT);
+	snprintf(want, sizeof(want), "--write '%s': %s", in_t("missing"),
+		 strerror(ENOENT));
+	cr_assert_str_eq(err, want);
+	policy_free(&p);
+	policy_free(&c.policy);
+	cr_assert_eq(build("--read", in_t("ro/file/x"), NULL, NULL), -ENOTDIR);
+	snprintf(want, sizeof(want), "--read '%s': %s", in_t("ro/file/x"),
+		 strerror(ENOTDIR));
+	cr_assert_str_eq(err, want);
+}
+
+Test(roots, a_symlink_on_the_way_to_a_root_is_a_root_granting_nothing)
+{
+	cr_assert_eq(build("--read", in_t("lnk/sub"), "--write", in_t("lnk")),
+		     0, "%s", err);
+	has_root(in_t("real/sub"), RIGHT_R, ORIGIN_USER, true);
+	has_root(in_t("real"), RIGHT_R | RIGHT_W, ORIGIN_USER, true);
+	has_root(in_t("lnk"), 0, ORIGIN_DEFAULT, false);
+	cr_assert_null(find(in_t("l2"), -1));
+	/* a home reached through a link: its dotfiles' way */
+	policy_free(&p);
+	policy_free(&c.policy);
+	setenv("HOME", in_t("homelink"), 1);
+	cr_assert_eq(build(NULL, NULL, NULL, NULL), 0, "%s", err);
+	has_root(in_t("homelink"), 0, ORIGIN_DEFAULT, false);
+	has_root(in_t("home/.bashrc"), RIGHT_R, ORIGIN_DEFAULT, false);
+}
+
+Test(roots, a_path_named_directly_adds_no_link_root)
+{
+	cr_assert_eq(build("--read", in_t("real/sub"), NULL, NULL), 0, "%s",
+		     err);
+	has_root(in_t("real/sub"), RIGHT_R, ORIGIN_USER, true);
+	for (size_t i = 0; i < p.nroots; i++)
+		cr_assert(p.roots[i].rights != 0 ||
+				  !path_is_within(p.roots[i].path, T),
+			  "%s grants nothing", p.roots[i].path);
+}
+
+Test(roots, the_shells_files_and_the_state_dir_are_kept_from_writing)
+{
+	mk_dir("ws/state");
+	mk_dir("ws/state/cordon");
+	setenv("XDG_STATE_HOME", in_t("ws/state"), 1);
+	cr_assert_eq(build("--write", in_t("home"), NULL, NULL), 0, "%s", err);
+	/* writable through --write, then protected */
+	has_root(in_t("home/.bashrc"), RIGHT_R, ORIGIN_PROTECTED, false);
+	cr_assert(!policy_allows(&p, RIGHT_W, in_t("home/.bashrc")));
+	cr_assert(policy_allows(&p, RIGHT_W, in_t("home/other")));
+	has_root(in_t("ws/state/cordon"), RIGHT_R | RIGHT_X, ORIGIN_PROTECTED,
+		 true);
+	cr_assert(!policy_allows(&p, RIGHT_W, in_t("ws/state/cordon/log")));
+	cr_assert(policy_allows(&p, RIGHT_W, in_t("ws/state/other")));
+}
+
+/* ---- protect_write, protect_write_canon ----------------------------- */
+
+static void add(const char *rel, unsigned int rights, enum root_origin o,
+		bool dir)
+{
+	cr_assert_eq(policy_add_root(&p, in_t(rel), rights, o, dir), 0);
+}
+
+Test(roots, protect_write_keeps_the_rest_of_the_rights)
+{
+	mk_file("ws/.bashrc");
+	mk_dir("ws/hooks");
+	add("ws", RIGHT_ALL, ORIGIN_DEFAULT, true);
+	cr_assert_eq(protect_write(&p, in_t("ws/.bashrc")), 0);
+	cr_assert_eq(protect_write(&p, in_t("ws/hooks")), 0);
+	has_root(in_t("ws/.bashrc"), RIGHT_R | RIGHT_X, ORIGIN_PROTECTED,
+		 false);
+	has_root(in_t("ws/hooks"), RIGHT_R | RIGHT_X, ORIGIN_PROTECTED, true);
+	cr_assert_eq(p.nroots, 3);
+	cr_assert(!policy_allows(&p, RIGHT_W, in_t("ws/.bashrc")));
+	cr_assert(policy_allows(&p, RIGHT_R | RIGHT_X, in_t("ws/.bashrc")));
+	cr_assert(!policy_allows(&p, RIGHT_W, in_t("ws/hooks/pre-commit")));
+	cr_assert(policy_allows(&p, RIGHT_W, in_t("ws/other")));
+	/* again: nothing more to take */
+	cr_assert_eq(protect_write(&p, in_t("ws/.bashrc")), 0);
+	cr_assert_eq(p.nroots, 3);
+}
+
+Test(roots, protect_write_of_what_is_not_writable_or_not_there_is_nothing)
+{
+	add("ro", RIGHT_R, ORIGIN_USER, true);
+	cr_assert_eq(protect_write(&p, in_t("ro/file")), 0);
+	cr_assert_eq(protect_write(&p, in_t("ws/absent")), 0);
+	cr_assert_eq(protect_write(&p, in_t("home/.bashrc")), 0);
+	cr_assert_eq(p.nroots, 1);
+}
+
+Test(roots, protect_write_follows_a_link_to_the_file_it_protects)
+{
+	mk_file("ws/target");
+	mk_link("target", "ws/alias");
+	add("ws", RIGHT_ALL, ORIGIN_DEFAULT, true);
+	cr_assert_eq(protect_write(&p, in_t("ws/alias")), 0);
+	has_root(in_t("ws/target"), RIGHT_R | RIGHT_X, ORIGIN_PROTECTED, false);
+	cr_assert_null(find(in_t("ws/alias"), -1));
+}
+
+Test(roots, a_user_root_naming_the_path_with_write_lifts_the_protection)
+{
+	mk_file("ws/cfg");
+	mk_file("ws/cfg2");
+	add("ws", RIGHT_ALL, ORIGIN_DEFAULT, true);
+	add("ws/cfg", RIGHT_R | RIGHT_W, ORIGIN_USER, false);
+	add("ws/cfg2", RIGHT_R, ORIGIN_USER, false);
+	cr_assert_eq(protect_write(&p, in_t("ws/cfg")), 0);
+	cr_assert_null(find(in_t("ws/cfg"), ORIGIN_PROTECTED));
+	cr_assert(policy_allows(&p, RIGHT_W, in_t("ws/cfg")));
+	/* named with read only: still protected */
+	cr_assert_eq(protect_write(&p, in_t("ws/cfg2")), 0);
+	has_root(in_t("ws/cfg2"), RIGHT_R | RIGHT_X, ORIGIN_PROTECTED, false);
+}
+
+Test(roots, a_user_root_below_a_protected_dir_lifts_it_there)
+{
+	mk_dir("ws/hooks");
+	mk_dir("ws/hooks/mine");
+	add("ws", RIGHT_ALL, ORIGIN_DEFAULT, true);
+	cr_assert_eq(protect_write(&p, in_t("ws/hooks")), 0);
+	add("ws/hooks/mine", RIGHT_R | RIGHT_W, ORIGIN_USER, true);
+	cr_assert(policy_allows(&p, RIGHT_W, in_t("ws/hooks/mine/x")));
+	cr_assert(!policy_allows(&p, RIGHT_W, in_t("ws/hooks/other")));
+}
+
+Test(roots, protect_write_canon_protects_what_is_not_there_yet)
+{
+	add("ws", RIGHT_ALL, ORIGIN_DEFAULT, true);
+	add("ro", RIGHT_R, ORIGIN_DEFAULT, true);
+	cr_assert_eq(protect_write_canon(&p, in_t("ws/.git/hooks"), true), 0);
+	cr_assert_eq(protect_write_canon(&p, in_t("ws/.gitmodules"), false), 0);
+	has_root(in_t("ws/.git/hooks"), RIGHT_R | RIGHT_X, ORIGIN_PROTECTED,
+		 true);
+	has_root(in_t("ws/.gitmodules"), RIGHT_R | RIGHT_X, ORIGIN_PROTECTED,
+		 false);
+	cr_assert(
+		!policy_allows(&p, RIGHT_W, in_t("ws/.git/hooks/post-merge")));
+	cr_assert(!policy_allows(&p, RIGHT_W, in_t("ws/.gitmodules")));
+	cr_assert(policy_allows(&p, RIGHT_W, in_t("ws/.gitmodulesx")));
+	/* not writable: nothing to take */
+	cr_assert_eq(protect_write_canon(&p, in_t("ro/.gitmodules"), false), 0);
+	cr_assert_null(find(in_t("ro/.gitmodules"), -1));
+}

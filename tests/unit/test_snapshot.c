@@ -1,0 +1,446 @@
+/*
+ * Unit tests of the policy snapshot (shim/core/snapshot.c): what the
+ * launcher encodes the shim decodes field for field, whatever bytes the
+ * paths hold; a value the encoder would not write is refused, with the
+ * errors snapshot.h lists, and nothing is written past a buffer.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "enforce/policy_edit.h"
+#include "shim/core/snapshot.h"
+#include "shim/core/strbuf.h"
+
+static struct policy in, got;
+static struct snapshot_extra xin, xgot;
+static char value[SNAPSHOT_MAX], store[SNAPSHOT_MAX];
+
+static void fini(void)
+{
+	policy_free(&in);
+	memset(&in, 0, sizeof(in));
+}
+
+TestSuite(snapshot, .fini = fini);
+
+static void add(const char *path, unsigned int rights, enum root_origin o,
+		bool dir)
+{
+	cr_assert_eq(policy_add_root(&in, path, rights, o, dir), 0, "%s", path);
+}
+
+static void name(const char *s)
+{
+	cr_assert_lt(in.nenv_names, POLICY_MAX_ENV);
+	in.env_names[in.nenv_names] = strdup(s);
+	cr_assert_not_null(in.env_names[in.nenv_names]);
+	in.nenv_names++;
+}
+
+static int decode(const char *v)
+{
+	return snapshot_decode(v, &got, &xgot, store, sizeof(store));
+}
+
+/* Encode @in and @xin, decode the value, and check both ways. */
+static void round_trip(void)
+{
+	int n = snapshot_encode(&in, &xin, value, sizeof(value));
+
+	cr_assert_gt(n, 0, "encode: %d", n);
+	cr_assert_eq((size_t)n, strlen(value));
+	for (int i = 0; i < n; i++)
+		cr_assert((unsigned char)value[i] >= 0x20 && value[i] != 0x7f,
+			  "a control byte at %d of the value", i);
+	cr_assert_eq(decode(value), 0, "decode: %s", value);
+}
+
+static void same_policy(void)
+{
+	cr_assert_eq(got.nroots, in.nroots);
+	for (size_t i = 0; i < in.nroots; i++) {
+		const struct root *a = &in.roots[i], *b = &got.roots[i];
+
+		cr_assert_str_eq(b->path, a->path, "root %zu", i);
+		cr_assert_eq(b->rights, a->rights, "root %zu (%s)", i, a->path);
+		cr_assert_eq(b->origin, a->origin, "root %zu (%s)", i, a->path);
+		cr_assert_eq(b->is_dir, a->is_dir, "root %zu (%s)", i, a->path);
+	}
+	cr_assert_eq(got.net, in.net);
+	cr_assert_eq(got.nconnect, in.nconnect);
+	cr_assert_arr_eq(got.connect_ports, in.connect_ports,
+			 in.nconnect * sizeof(in.connect_ports[0]));
+	cr_assert_eq(got.nbind, in.nbind);
+	cr_assert_arr_eq(got.bind_ports, in.bind_ports,
+			 in.nbind * sizeof(in.bind_ports[0]));
+	cr_assert_eq(got.env, in.env);
+	cr_assert_eq(got.nenv_names, in.nenv_names);
+	for (size_t i = 0; i < in.nenv_names; i++)
+		cr_assert_str_eq(got.env_names[i], in.env_names[i]);
+	cr_assert_eq(got.quiet, in.quiet);
+}
+
+static void same_extra(void)
+{
+	if (xin.log)
+		cr_assert_str_eq(xgot.log, xin.log);
+	else
+		cr_assert_null(xgot.log);
+	cr_assert_eq(xgot.standalone, xin.standalone);
+	cr_assert_eq(xgot.learn, xin.learn);
+}
+
+/* ---- round trips ---------------------------------------------------- */
+
+Test(snapshot, every_kind_of_root_comes_back)
+{
+	static const enum root_origin origins[] = { ORIGIN_USER, ORIGIN_DEFAULT,
+						    ORIGIN_PROTECTED };
+	char path[64];
+
+	for (unsigned int r = 0; r <= RIGHT_ALL; r++)
+		for (size_t o = 0; o < 3; o++)
+			for (int dir = 0; dir < 2; dir++) {
+				snprintf(path, sizeof(path), "/r%u/o%zu/d%d", r,
+					 o, dir);
+				add(path, r, origins[o], dir);
+			}
+	add("/", RIGHT_R, ORIGIN_DEFAULT, true);
+	cr_assert_eq(in.nroots, 8 * 3 * 2 + 1);
+	round_trip();
+	same_policy();
+}
+
+Test(snapshot, paths_with_any_byte_come_back)
+{
+	static const char *const paths[] = {
+		"/a|b",		 "/p%25",
+		"/c,d",		 "/new\nline",
+		"/tab\tx",	 "/del\x7f",
+		"/esc\x1b[0m",	 "/caf\xc3\xa9",
+		"/raw\xff\xfe",	 "/sp ace",
+		"/k=v",		 "/%",
+		"/|,%|root=rwx", "/x|root=rwx,d,u,/",
+	};
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		add(paths[i], RIGHT_R | RIGHT_W, ORIGIN_USER, i % 2);
+	xin.log = "file:/tmp/a|b,c%d\ne\xc3\xa9";
+	round_trip();
+	same_policy();
+	same_extra();
+}
+
+Test(snapshot, ports_and_net_modes_come_back)
+{
+	static const uint16_t ports[] = { 0, 1, 80, 443, 8080, 65535 };
+
+	for (size_t i = 0; i < sizeof(ports) / sizeof(ports[0]); i++) {
+		in.connect_ports[in.nconnect++] = ports[i];
+		in.bind_ports[in.nbind++] = ports[5 - i];
+	}
+	for (int net = NET_OFF; net <= NET_ON; net++) {
+		in.net = (enum net_mode)net;
+		round_trip();
+		same_policy();
+	}
+	/* as many as there may be */
+	for (in.nconnect = 0; in.nconnect < POLICY_MAX_PORTS; in.nconnect++)
+		in.connect_ports[in.nconnect] = (uint16_t)(1000 + in.nconnect);
+	in.nbind = 0;
+	round_trip();
+	same_policy();
+}
+
+Test(snapshot, env_mode_and_names_come_back)
+{
+	char buf[16];
+
+	name("FOO");
+	name("LC_*");
+	name("A,B|C%D");
+	in.env = ENV_INHERIT;
+	round_trip();
+	same_policy();
+	in.env = ENV_SCRUB;
+	while (in.nenv_names < POLICY_MAX_ENV) {
+		snprintf(buf, sizeof(buf), "N%zu", in.nenv_names);
+		name(buf);
+	}
+	round_trip();
+	same_policy();
+}
+
+Test(snapshot, quiet_and_the_extra_come_back)
+{
+	for (int bits = 0; bits < 16; bits++) {
+		in.quiet = bits & 1;
+		xin.standalone = bits & 2;
+		xin.learn = bits & 4;
+		xin.log = bits & 8 ? "unix:/run/cordon/x.sock" : NULL;
+		round_trip();
+		same_policy();
+		same_extra();
+	}
+}
+
+Test(snapshot, no_extra_decodes_as_none)
+{
+	in.quiet = true;
+	cr_assert_gt(snapshot_encode(&in, NULL, value, sizeof(value)), 0);
+	xgot = (struct snapshot_extra){ .log = "stale", .learn = true };
+	cr_assert_eq(decode(value), 0);
+	cr_assert_null(xgot.log);
+	cr_assert(!xgot.learn && !xgot.standalone);
+	cr_assert(got.quiet);
+}
+
+/* The environment's NAME=VALUE sets and best_effort are the launcher's
+ * alone (it sets the variables and decides about the kernel before the
+ * command runs): they do not travel, and a decoded policy has none of
+ * whatever its storage held before. */
+Test(snapshot, what_does_not_travel_is_cleared)
+{
+	in.env_sets[0] = strdup("FOO=1");
+	in.nenv_sets = 1;
+	in.best_effort = true;
+	round_trip();
+	cr_assert_null(strstr(value, "FOO=1"));
+	memset(&got, 0x5a, offsetof(struct policy, roots));
+	cr_assert_eq(decode("v=1"), 0);
+	cr_assert_eq(got.nroots, 0);
+	cr_assert_eq(got.nenv_sets, 0);
+	cr_assert(!got.best_effort);
+	cr_assert(!got.quiet);
+	cr_assert_eq(got.net, NET_OFF);
+	cr_assert_eq(got.env, ENV_SCRUB);
+	cr_assert_eq(got.nconnect + got.nbind + got.nenv_names, 0);
+}
+
+/* ---- the encoder's bounds ----------------------------------------- */
+
+Test(snapshot, the_encoder_needs_room_for_the_value_and_its_nul)
+{
+	char small[512];
+	int n;
+
+	add("/usr", RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, true);
+	add("/home/u/proj", RIGHT_ALL, ORIGIN_USER, true);
+	xin.log = "file:/tmp/log";
+	n = snapshot_encode(&in, &xin, value, sizeof(value));
+	cr_assert_gt(n, 0);
+	cr_assert_lt((size_t)n, sizeof(small));
+	memset(small, '#', sizeof(small));
+	cr_assert_eq(snapshot_encode(&in, &xin, small, (size_t)n + 1), n);
+	cr_assert_str_eq(small, value);
+	for (size_t len = 0; len <= (size_t)n; len++) {
+		memset(small, '#', sizeof(small));
+		cr_assert_eq(snapshot_encode(&in, &xin, small, len),
+			     -ENAMETOOLONG, "len %zu", len);
+		cr_assert_eq(small[len], '#', "written past %zu bytes", len);
+	}
+}
+
+/* ---- the decoder refuses ------------------------------------------ */
+
+static void refused(const char *v, int err)
+{
+	int ret = decode(v);
+
+	cr_assert_eq(ret, err, "decode(\"%s\") = %d, expected %d", v, ret, err);
+}
+
+Test(snapshot, an_unknown_version_is_refused)
+{
+	refused("", -EINVAL);
+	refused("v=", -EINVAL);
+	refused("v=0", -EINVAL);
+	refused("v=2|net=0", -EINVAL);
+	refused("v=10", -EINVAL);
+	refused("v=1x|net=0", -EINVAL);
+	refused("V=1", -EINVAL);
+	refused("net=0|v=1", -EINVAL);
+	cr_assert_eq(decode("v=1"), 0);
+	cr_assert_eq(decode("v=1|net=2"), 0);
+	cr_assert_eq(got.net, NET_ON);
+}
+
+Test(snapshot, a_malformed_or_missing_value_is_refused)
+{
+	static const char *const bad[] = {
+		"v=1|",
+		"v=1||q=0",
+		"v=1|zz=1",
+		"v=1|net",
+		"v=1|net=",
+		"v=1|net=3",
+		"v=1|net=-1",
+		"v=1|net=x",
+		"v=1|net=1x",
+		"v=1|env=2",
+		"v=1|q=",
+		"v=1|q=2",
+		"v=1|q=11",
+		"v=1|sa=2",
+		"v=1|learn=",
+		"v=1|con=x",
+		"v=1|con=,80",
+		"v=1|con=80,,443",
+		"v=1|con=65536",
+		"v=1|con=99999999999999999999999",
+		"v=1|bnd=1 2",
+		"v=1|names=,A",
+		"v=1|names=A,,B",
+		"v=1|root=",
+		"v=1|root=rwx",
+		"v=1|root=rwx,d",
+		"v=1|root=rwx,d,u",
+		"v=1|root=rwx,d,u,",
+		"v=1|root=rwx,d,u,relative",
+		"v=1|root=rwx,x,u,/a",
+		"v=1|root=rwx,d,z,/a",
+		"v=1|root=rwx,dd,u,/a",
+		"v=1|root=rwx,d,u,/a,b",
+		"v=1|root=rwx,d,u,/a|",
+		"v=1|log=/a,b",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused(bad[i], -EINVAL);
+}
+
+Test(snapshot, a_bad_percent_escape_is_refused)
+{
+	static const char *const bad[] = {
+		"v=1|log=/a%",	 "v=1|log=/a%4",	 "v=1|log=/a%G1",
+		"v=1|log=/a%1G", "v=1|log=/a%%41",	 "v=1|names=A%",
+		"v=1|names=A%2", "v=1|root=r,d,u,/a%zz", "v=1|root=r,d,u,/a%",
+		"v=1|log=/a% 1",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		refused(bad[i], -EINVAL);
+	/* the twin: both cases of hex digit decode */
+	cr_assert_eq(decode("v=1|log=/%7c%7C%2c%25"), 0);
+	cr_assert_str_eq(xgot.log, "/||,%");
+}
+
+/* A snapshot of @n roots, or ports, or names. */
+static const char *many(const char *field, size_t n)
+{
+	static char v[SNAPSHOT_MAX];
+	struct strbuf sb = STRBUF(v, sizeof(v));
+
+	sb_puts(&sb, "v=1");
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(field, "root")) {
+			sb_puts(&sb, "|root=r,d,d,/r");
+			sb_uint(&sb, i);
+		} else {
+			sb_puts(&sb, i ? "," : field);
+			if (*field == 'n')
+				sb_puts(&sb, "N");
+			sb_uint(&sb, i);
+		}
+	}
+	cr_assert(!sb.full);
+	return v;
+}
+
+Test(snapshot, more_roots_ports_or_names_than_the_caps_are_refused)
+{
+	cr_assert_eq(decode(many("root", POLICY_MAX_ROOTS)), 0);
+	cr_assert_eq(got.nroots, POLICY_MAX_ROOTS);
+	refused(many("root", POLICY_MAX_ROOTS + 1), -E2BIG);
+	cr_assert_eq(decode(many("|con=", POLICY_MAX_PORTS)), 0);
+	cr_assert_eq(got.nconnect, POLICY_MAX_PORTS);
+	refused(many("|con=", POLICY_MAX_PORTS + 1), -E2BIG);
+	cr_assert_eq(decode(many("|bnd=", POLICY_MAX_PORTS)), 0);
+	refused(many("|bnd=", POLICY_MAX_PORTS + 1), -E2BIG);
+	cr_assert_eq(decode(many("|names=", POLICY_MAX_ENV)), 0);
+	cr_assert_eq(got.nenv_names, POLICY_MAX_ENV);
+	refused(many("|names=", POLICY_MAX_ENV + 1), -E2BIG);
+}
+
+Test(snapshot, ports_of_repeated_fields_count_together)
+{
+	char v[1024];
+	struct strbuf sb = STRBUF(v, sizeof(v));
+
+	sb_puts(&sb, "v=1|con=");
+	for (int i = 0; i < 40; i++)
+		sb_puts(&sb, i ? ",1" : "1");
+	sb_puts(&sb, "|con=");
+	for (int i = 0; i < POLICY_MAX_PORTS - 40 + 1; i++)
+		sb_puts(&sb, i ? ",2" : "2");
+	refused(v, -E2BIG);
+}
+
+Test(snapshot, a_store_too_small_is_refused_and_not_overrun)
+{
+	static const char v[] = "v=1|names=ABC,D|log=file:/x";
+	/* "ABC" "D" "file:/x" and their NULs */
+	const size_t need = 4 + 2 + 8;
+	char small[64];
+	int ret;
+
+	for (size_t len = 0; len < need; len++) {
+		memset(small, '#', sizeof(small));
+		ret = snapshot_decode(v, &got, &xgot, small, len);
+		cr_assert_eq(ret, -ENAMETOOLONG, "store of %zu: %d", len, ret);
+		cr_assert_eq(small[len], '#', "written past %zu bytes", len);
+	}
+	cr_assert_eq(snapshot_decode(v, &got, &xgot, small, need), 0);
+	cr_assert_str_eq(got.env_names[1], "D");
+	cr_assert_str_eq(xgot.log, "file:/x");
+}
+
+Test(snapshot, a_root_without_room_in_the_store_is_refused)
+{
+	static const char v[] = "v=1|root=rx,d,d,/usr";
+	char small[8];
+
+	memset(small, '#', sizeof(small));
+	/* snapshot.h promises -ENAMETOOLONG; take_root() reports any
+	 * failure of its path as -EINVAL: refused either way */
+	cr_assert_lt(snapshot_decode(v, &got, &xgot, small, 4), 0);
+	cr_assert_eq(small[4], '#');
+	cr_assert_eq(snapshot_decode(v, &got, &xgot, small, 5), 0);
+	cr_assert_str_eq(got.roots[0].path, "/usr");
+}
+
+Test(snapshot, a_value_cut_short_is_refused)
+{
+	int n;
+
+	add("/home/u/proj", RIGHT_ALL, ORIGIN_USER, true);
+	xin.log = "file:/a%b";
+	n = snapshot_encode(&in, &xin, value, sizeof(value));
+	cr_assert_gt(n, 0);
+	/* cut anywhere in the root's key or header: no valid value */
+	for (const char *cut = strstr(value, "|root=") + 1; *cut != '/';
+	     cut++) {
+		char v[256];
+
+		snprintf(v, sizeof(v), "%.*s", (int)(cut - value), value);
+		refused(v, -EINVAL);
+	}
+	/* nothing is read past the end: what lies there looks like the
+	 * rest of a root header */
+	refused("v=1|root=rwx,d,\0,/x", -EINVAL);
+	refused("v=1|root=rwx,d\0u,/x", -EINVAL);
+	refused("v=1|log=file:/a%2", -EINVAL);
+	refused("v=1|log=file:/a%", -EINVAL);
+	refused("v=1|net=", -EINVAL);
+}
+
+Test(snapshot, decoding_leaves_errno_alone)
+{
+	errno = EXDEV;
+	cr_assert_eq(decode("v=1|net=1|con=443|root=rx,d,d,/usr"), 0);
+	cr_assert_eq(errno, EXDEV);
+	cr_assert_neq(decode("v=1|root=rx,d,d,/usr%"), 0);
+	cr_assert_eq(errno, EXDEV);
+}
