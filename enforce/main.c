@@ -28,6 +28,7 @@
 #include "enforce/say.h"
 #include "enforce/shimenv.h"
 #include "enforce/spawn.h"
+#include "enforce/summary.h"
 #include "enforce/supervise.h"
 
 #define CORDON_VERSION "0.1.0"
@@ -84,7 +85,7 @@ static int run_supervised(struct cli *c, char **envp,
 		}
 	}
 	if (!c->policy.quiet)
-		supervise_summary(sup);
+		summary_print(sup);
 	supervise_close(sup);
 	return status;
 }

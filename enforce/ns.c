@@ -187,7 +187,7 @@ int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
 			return -1;
 		}
 		if (pid > 0)
-			ns_relay(pid);
+			pid1_relay(pid);
 	}
 	pid1_catch_signals();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);

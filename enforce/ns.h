@@ -33,24 +33,14 @@ pid_t ns_fork(void);
  * report socket, when not NULL), and a PID namespace with its own
  * /proc.  Unless ns_fork() made it, the caller forks on the way and
  * stays behind to relay signals and the exit status.  The process that
- * returns is pid 1 of the new namespace (ns_is_init()): it installs the
- * rest of the boundary, then forks the command and relays for it
- * (spawn_exec, ns_relay).
+ * returns is pid 1 of the new namespace (pid1_is_init(), pid1.h): it installs
+ * the rest of the boundary, then forks the command and relays for it
+ * (spawn_exec, pid1_relay).
  *
  * Return: 0 in pid 1; -1 with @err set when a namespace cannot be made
  * (nothing has run).  The process left behind never returns.
  */
 int ns_enter(const struct policy *p, const char *keep, char *err,
 	     size_t errlen);
-
-/* True in pid 1 of the command's namespace, made by ns_enter(): it
- * must outlive the command, its child, and leave with its status. */
-bool ns_is_init(void);
-
-/**
- * ns_relay - in pid 1: forward signals to @child, reap every child, and
- * _exit() with @child's status (128 + the signal that killed it).
- */
-void ns_relay(pid_t child) __attribute__((noreturn));
 
 #endif

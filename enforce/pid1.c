@@ -1,7 +1,7 @@
 /*
  * pid1.c - cordon's init in the command's PID namespace: ns_enter()
  * makes the calling process pid 1 there, spawn_exec() runs the command
- * as its child, and ns_relay() forwards the signals an init receives
+ * as its child, and pid1_relay() forwards the signals an init receives
  * (an init gets only those it has a handler for) and leaves with the
  * command's status, reaping every orphan on the way.
  *
@@ -12,7 +12,7 @@
  * (ptrace, pidfd_getfd, process_vm_readv) nor read its /proc entries
  * (environ, mem, fd links, maps).  Before anything else it closes the
  * descriptors of cordon's own (the supervisor's socket and log), and
- * once the command runs every other one (ns_relay(): the command has
+ * once the command runs every other one (pid1_relay(): the command has
  * them itself); spawn_exec() has wiped the environment the launcher
  * started with from its memory.
  */
@@ -28,7 +28,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/ns.h"
 #include "enforce/pid1.h"
 #include "enforce/spawn.h"
 
@@ -47,7 +46,7 @@ static int atoi_fd(const char *s)
 }
 
 /* Is this process pid 1 of the command's namespace (ns_enter() made
- * it so)?  Then it outlives the command: see ns_relay(). */
+ * it so)?  Then it outlives the command: see pid1_relay(). */
 static bool is_init;
 
 /* Before there is a command to forward to, a signal stops the start,
@@ -150,14 +149,14 @@ void pid1_become(void)
 	is_init = true;
 }
 
-bool ns_is_init(void)
+bool pid1_is_init(void)
 {
 	return is_init;
 }
 
 /* Wait for @child (reaping any other child on the way, as an init
  * must) and leave with its status. */
-void ns_relay(pid_t child)
+void pid1_relay(pid_t child)
 {
 	int st;
 	pid_t w;

@@ -34,4 +34,14 @@ void pid1_scatter_pids(void);
 /* This process is pid 1 of the command's namespace from now on. */
 void pid1_become(void);
 
+/* True in pid 1 of the command's namespace, made by ns_enter(): it
+ * must outlive the command, its child, and leave with its status. */
+bool pid1_is_init(void);
+
+/**
+ * pid1_relay - in pid 1: forward signals to @child, reap every child, and
+ * _exit() with @child's status (128 + the signal that killed it).
+ */
+void pid1_relay(pid_t child) __attribute__((noreturn));
+
 #endif

@@ -16,6 +16,7 @@
 #include "enforce/devices.h"
 #include "shim/core/landlock.h"
 #include "enforce/ns.h"
+#include "enforce/pid1.h"
 #include "enforce/platform.h"
 #include "enforce/sysfilter.h"
 
@@ -52,12 +53,12 @@ pid_t platform_fork(const struct feature_set *s, bool learning)
 
 bool platform_stays(void)
 {
-	return ns_is_init();
+	return pid1_is_init();
 }
 
 void platform_relay(pid_t child)
 {
-	ns_relay(child);
+	pid1_relay(child);
 }
 
 int platform_enforce(const struct policy *p, const struct feature_set *s,

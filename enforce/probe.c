@@ -27,6 +27,7 @@
 #include "enforce/caps.h"
 #include "shim/core/landlock.h"
 #include "enforce/ns.h"
+#include "enforce/pid1.h"
 #include "enforce/probe.h"
 #include "enforce/probe_checks.h"
 #include "enforce/roots.h"
@@ -175,13 +176,13 @@ static int sandbox_self(struct ctx *c, const struct feature_set *fs)
 	if (feature_layer_ok(fs, "caps") && caps_drop(err, sizeof(err)))
 		return -1;
 	/* as a command is run: the child of the namespace's pid 1 */
-	if (ns_is_init()) {
+	if (pid1_is_init()) {
 		pid_t pid = fork();
 
 		if (pid < 0)
 			return -1;
 		if (pid > 0)
-			ns_relay(pid);
+			pid1_relay(pid);
 	}
 	return 0;
 }

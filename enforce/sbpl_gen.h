@@ -13,7 +13,7 @@
 
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
-#include "enforce/sbpl.h"
+#include "enforce/sbpl_host.h"
 #include "shim/core/strbuf.h"
 
 #define SBPL_PATH (PATH_BUF + 64) /* room for /tmp -> /private/tmp */

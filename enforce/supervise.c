@@ -257,7 +257,7 @@ static int log_line(struct supervisor *s, const char *line, size_t len,
  * with its source, then noted for the summary. */
 static void keep(struct supervisor *s, const char *buf, size_t len)
 {
-	size_t denials = s->denials, wrote = 0;
+	size_t denials = s->tally.denials, wrote = 0;
 	json_t *rec;
 	char *line;
 
@@ -276,8 +276,9 @@ static void keep(struct supervisor *s, const char *buf, size_t len)
 		s->dropped++;
 	} else {
 		s->kept++;
-		supervise_note(s, rec);
-		if (log_line(s, line, len, &wrote) && s->denials > denials)
+		tally_note(&s->tally, rec);
+		if (log_line(s, line, len, &wrote) &&
+		    s->tally.denials > denials)
 			s->denials_unwritten++;
 		s->bytes += wrote;
 	}
@@ -346,7 +347,7 @@ static void handle_signals(void)
 
 /*
  * Is @pid pid 1 of a PID namespace of its own (ns_fork)?  Then its exit
- * status relays the command's (ns_relay): a signal N as exit 128+N.
+ * status relays the command's (pid1_relay): a signal N as exit 128+N.
  * Read before it is reaped; /proc/PID/status needs no ptrace access.
  */
 static bool is_ns_init(pid_t pid)

@@ -11,10 +11,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+#include "enforce/tally.h"
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
 
-#define SUPERVISE_UNSHIMMED_MAX 16
 /* What the command's reports may take of the log in one run; beyond
  * that they are still read, unparsed (the queue drains, no sender is
  * held up), then dropped and counted. */
@@ -52,15 +52,9 @@ struct supervisor {
 	size_t rejected;	  /* datagrams that are no valid record */
 	size_t unwritten;	  /* records the log did not take */
 	int write_err;		  /* the errno of the last of them */
-	size_t denials;		  /* of the kept reports, denials */
-	size_t denials_unwritten; /* of them, not in the log */
-	size_t kernel_denials;	  /* of them, observed as the kernel's */
+	size_t denials_unwritten; /* of tally.denials, not in the log */
 	enum supervise_sigsys sigsys;
-	struct {
-		char program[256];
-		const char *why; /* "static or foreign binary", "SIP: ..." */
-	} unshimmed[SUPERVISE_UNSHIMMED_MAX];
-	size_t nunshimmed;
+	struct tally tally; /* what the kept reports said */
 };
 
 /* ~/.local/state/cordon/audit.jsonl ($XDG_STATE_HOME), its dir created. */
@@ -85,16 +79,10 @@ int supervise_wait(struct supervisor *s, pid_t pid);
  * log, and take it (json_decref).  Nothing without a log (--no-shim). */
 void supervise_record(struct supervisor *s, json_t *rec);
 
-/* Take note of a kept report from the shim for the summary. */
-void supervise_note(struct supervisor *s, json_t *record);
-
 /* Once the command and everything it started have ended: move aside
  * what it planted for git outside (gitguard.h), one WARNING line and a
  * record of the launcher's own each. */
 void supervise_sweep(struct supervisor *s, const struct policy *p);
-
-/* The end-of-run summary on stderr; nothing when there is nothing. */
-void supervise_summary(const struct supervisor *s);
 
 void supervise_close(struct supervisor *s);
 

@@ -8,7 +8,7 @@
 #include <criterion/redirect.h>
 #include <jansson.h>
 
-#include "enforce/supervise.h"
+#include "enforce/summary.h"
 
 static struct supervisor s;
 
@@ -19,7 +19,7 @@ static void note_unshimmed(const char *path, const char *rule)
 			      "shim", "path", path, "rule", rule);
 
 	cr_assert_not_null(r);
-	supervise_note(&s, r);
+	tally_note(&s.tally, r);
 	json_decref(r);
 }
 
@@ -36,7 +36,7 @@ Test(summary, static_binary_keeps_the_linux_wording)
 	note_unshimmed("/w/rd-static",
 		       "a static binary (no PT_INTERP): the shim cannot enter "
 		       "it; the kernel layer holds");
-	supervise_summary(&s);
+	summary_print(&s);
 	fflush(stderr);
 	cr_assert_stderr_eq_str(
 		"cordon: /w/rd-static ran without the shim (static or foreign "
@@ -50,7 +50,7 @@ Test(summary, sip_binary_is_named_as_sip)
 		       "an Apple binary under System Integrity Protection "
 		       "(SIP): dyld drops DYLD_INSERT_LIBRARIES there and in "
 		       "all it runs; Seatbelt holds alone");
-	supervise_summary(&s);
+	summary_print(&s);
 	fflush(stderr);
 	cr_assert_stderr_eq_str(
 		"cordon: /bin/sh ran without the shim (SIP: Apple's binaries "
@@ -66,7 +66,7 @@ Test(summary, each_program_once_with_its_own_reason)
 	note_unshimmed("/w/h32", "a binary of another ELF class");
 	note_unshimmed("/usr/bin/env", "an Apple binary under System "
 				       "Integrity Protection (SIP): ...");
-	supervise_summary(&s);
+	summary_print(&s);
 	fflush(stderr);
 	cr_assert_stderr_eq_str(
 		"cordon: /w/h32 ran without the shim (static or foreign "
@@ -80,7 +80,7 @@ Test(summary, each_program_once_with_its_own_reason)
 
 Test(summary, nothing_to_say_says_nothing)
 {
-	supervise_summary(&s);
+	summary_print(&s);
 	fflush(stderr);
 	cr_assert_stderr_eq_str("");
 }
