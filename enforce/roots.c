@@ -80,49 +80,110 @@ int roots_expand(const char *path, char out[PATH_BUF])
 	return 0;
 }
 
-/*
- * The symbolic links on the way to a root as it was named (/bin ->
- * usr/bin on a merged /usr, a /home that is a link): the kernel lets
- * lstat and readlink see them, so the shim must too.  Each is a root
- * of its own that grants nothing (Landlock would follow it to its
- * target): it is only on the way to a root, so visible.  Only looked
- * for when @given does not read as @canon.
- */
-static int add_links(struct policy *p, const char *given, const char *canon)
+/* Apply @name (@n bytes) to the resolved prefix @res[0..*@len) of a
+ * walk when it is "." (nothing) or ".." (up one); false for a name. */
+static bool walk_dots(char res[PATH_BUF], size_t *len, const char *name,
+		      size_t n)
 {
-	char abs[PATH_BUF], link[PATH_BUF];
+	if (n == 1 && name[0] == '.')
+		return true;
+	if (n != 2 || name[0] != '.' || name[1] != '.')
+		return false;
+	while (*len > 0 && res[--*len] != '/')
+		;
+	res[*len] = '\0';
+	return true;
+}
+
+/*
+ * The symbolic links met on the way to a root (/bin -> usr/bin on a
+ * merged /usr, a /home that is a link, every hop of l2 -> lnk -> real,
+ * a link inside a link's target): the kernel lets lstat and readlink see
+ * them, and a program that resolves a path itself (realpath(3)) reads
+ * each one, so the shim must let it.  Each is a root of its own that
+ * grants nothing (Landlock would follow it to its target): visible, no
+ * more.  The absolute @path is walked as the kernel walks it: ".."
+ * applied to what is already resolved, never lexically across a link,
+ * at most PATH_MAX_HOPS links followed (a loop ends there).  The walk
+ * stops quietly where the kernel's would fail: add() has resolved
+ * @path already, and reports that.
+ */
+static int add_links(struct policy *p, const char *path)
+{
+	char res[PATH_BUF], todo[PATH_BUF], target[PATH_BUF];
+	const char *rest = todo;
+	size_t len = 0, n;
+	unsigned int hops = 0;
 	struct stat st;
+	ssize_t t;
 	int ret = 0;
 
-	if (given[0] == '/' ? path_normalize(given, abs) != 0
-			    : path_resolve(AT_FDCWD, ".", 0, link) != 0 ||
-				      snprintf(abs, sizeof(abs), "%s/%s", link,
-					       given) >= (int)sizeof(abs) ||
-				      path_normalize(abs, abs) != 0)
+	if (snprintf(todo, sizeof(todo), "%s", path) >= (int)sizeof(todo))
 		return 0;
-	if (strcmp(abs, canon) == 0)
-		return 0;
-	for (char *s = abs + 1; !ret && *s; s++) {
-		char c;
-
-		if (s[1] != '/' && s[1] != '\0')
+	res[0] = '\0';
+	while (!ret) {
+		rest += strspn(rest, "/");
+		n = strcspn(rest, "/");
+		if (n == 0)
+			break;
+		rest += n;
+		if (walk_dots(res, &len, rest - n, n))
 			continue;
-		c = s[1];
-		s[1] = '\0';
-		if (lstat(abs, &st) == 0 && S_ISLNK(st.st_mode) &&
-		    path_resolve(AT_FDCWD, abs, PATH_NOFOLLOW, link) == 0)
-			ret = policy_add_root(p, link, 0, ORIGIN_DEFAULT,
-					      false);
-		s[1] = c;
+		if (len + 1 + n >= sizeof(res))
+			break;
+		res[len] = '/';
+		memcpy(res + len + 1, rest - n, n);
+		res[len + 1 + n] = '\0';
+		if (lstat(res, &st) < 0)
+			break;
+		if (!S_ISLNK(st.st_mode)) {
+			len = strlen(res);
+			continue;
+		}
+		if (++hops > PATH_MAX_HOPS)
+			break;
+		t = readlink(res, target, sizeof(target) - 1);
+		if (t <= 0)
+			break;
+		ret = policy_add_root(p, res, 0, ORIGIN_DEFAULT, false);
+		/* on from the link's target, then what was left after it */
+		target[t] = '\0';
+		if (snprintf(target + t, sizeof(target) - (size_t)t, "/%s",
+			     rest) >= (int)sizeof(target) - (int)t)
+			break;
+		memcpy(todo, target, strlen(target) + 1);
+		rest = todo;
+		if (target[0] == '/')
+			len = 0;
+		res[len] = '\0';
 	}
 	return ret;
+}
+
+/* @buf (expanded) made absolute, from the working directory. */
+static int absolute(const char *buf, char out[PATH_BUF])
+{
+	char cwd[PATH_BUF];
+	int ret;
+
+	if (buf[0] == '/')
+		return snprintf(out, PATH_BUF, "%s", buf) < PATH_BUF
+			       ? 0
+			       : -ENAMETOOLONG;
+	ret = path_resolve(AT_FDCWD, ".", 0, cwd);
+	if (ret)
+		return ret;
+	return snprintf(out, PATH_BUF, "%s/%s", strcmp(cwd, "/") ? cwd : "",
+			buf) < PATH_BUF
+		       ? 0
+		       : -ENAMETOOLONG;
 }
 
 /* Canonicalise @path and add it; -ENOENT and friends when it is absent. */
 static int add(struct policy *p, const char *path, unsigned int rights,
 	       enum root_origin origin)
 {
-	char buf[PATH_BUF], canon[PATH_BUF];
+	char buf[PATH_BUF], canon[PATH_BUF], abs[PATH_BUF];
 	struct stat st;
 	int ret;
 
@@ -135,7 +196,9 @@ static int add(struct policy *p, const char *path, unsigned int rights,
 	if (stat(canon, &st) < 0)
 		return -errno;
 	ret = policy_add_root(p, canon, rights, origin, S_ISDIR(st.st_mode));
-	return ret ? ret : add_links(p, buf, canon);
+	if (ret || absolute(buf, abs) != 0)
+		return ret;
+	return add_links(p, abs);
 }
 
 /* Add a default root; a path this host lacks is not an error. */

@@ -40,15 +40,26 @@ static bool covers(const struct root *r, const char *path, bool child)
 	return path_is_within(path, r->path);
 }
 
-/* Does a --read/--write/--exec root at or below the protected @prot
- * cover @path?  Then its rights are what the user asked for there. */
+/*
+ * Is the protection @prot lifted at @path?  As the mounts do it
+ * (mounts.c): a root the user gave that grants write, at or below the
+ * protected path and covering @path, is mounted writable again over the
+ * read-only one.  A root above it does not (the protection is mounted
+ * after it), nor one granting only read or execute (mounted read-only,
+ * or not at all).  A protection that keeps nothing readable is covered
+ * by an empty thing (covers_secret()), which hides whatever lies below:
+ * only a root naming the path itself lifts it, and then protect.c adds
+ * no protection at all.
+ */
 static bool lifted(const struct policy *p, const struct root *prot,
 		   const char *path, bool child)
 {
+	if (!(prot->rights & RIGHT_R))
+		return false;
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
-		if (r->origin == ORIGIN_USER &&
+		if (r->origin == ORIGIN_USER && (r->rights & RIGHT_W) &&
 		    path_is_within(r->path, prot->path) &&
 		    covers(r, path, child))
 			return true;

@@ -79,8 +79,9 @@ struct policy {
 /**
  * policy_rights - the union of the rights of every root containing @path,
  * limited inside a protected root to that root's own rights (none for a
- * secret, no writing for .git/hooks), unless a root the user gave at or
- * below the protected path covers @path.
+ * secret, no writing for .git/hooks), unless a root the user gave that
+ * grants write, at or below the protected path, covers @path (as the
+ * mounts lift it; never below a secret, which is covered whole).
  * @path is absolute and canonical (see path_resolve()).
  * Async-signal-safe; allocates nothing.
  */

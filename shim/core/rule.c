@@ -4,6 +4,8 @@
  * implementation for both layers.  Allocates nothing; async-signal-safe
  * (the shim calls it between vfork and exec).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 
 #include "shim/core/path.h"
@@ -36,13 +38,28 @@ const char *rule_var(unsigned int need)
 	return "CORDON_READ";
 }
 
-const struct root *rule_closest_root(const struct policy *p, const char *path)
+/* A root that grants nothing and protects nothing: a symbolic link on
+ * the way to a root, seen so that paths through it resolve (roots.c). */
+static bool is_link_root(const struct root *r)
+{
+	return r->rights == 0 && !r->is_dir && r->origin != ORIGIN_PROTECTED;
+}
+
+enum pick { ANY, NO_LINK, PROTECTED };
+
+/* The most specific root containing @path (a protected one first), of
+ * those @pick takes. */
+static const struct root *closest(const struct policy *p, const char *path,
+				  enum pick pick)
 {
 	const struct root *best = NULL;
 
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
+		if ((pick == NO_LINK && is_link_root(r)) ||
+		    (pick == PROTECTED && r->origin != ORIGIN_PROTECTED))
+			continue;
 		if ((r->is_dir ? path_is_within(path, r->path)
 			       : strcmp(path, r->path) == 0) &&
 		    (!best || strlen(r->path) > strlen(best->path) ||
@@ -51,6 +68,11 @@ const struct root *rule_closest_root(const struct policy *p, const char *path)
 			best = r;
 	}
 	return best;
+}
+
+const struct root *rule_closest_root(const struct policy *p, const char *path)
+{
+	return closest(p, path, ANY);
 }
 
 const struct root *rule_granting(const struct policy *p, const char *path,
@@ -128,9 +150,24 @@ static void put_roots_with(struct strbuf *sb, const struct policy *p,
 void rule_put(struct strbuf *sb, const struct policy *p, unsigned int need,
 	      const char *resolved)
 {
-	const struct root *r = rule_closest_root(p, resolved);
+	const struct root *r = closest(p, resolved, NO_LINK);
+	const struct root *link = rule_closest_root(p, resolved);
+	const struct root *prot = closest(p, resolved, PROTECTED);
 	char rights[4];
 
+	/* granted there, and refused all the same: a protection above it
+	 * that the root does not lift (policy.c) */
+	if (r && prot && need && (r->rights & need) == need)
+		r = prot;
+
+	/* a link root alone: the link is there to be walked through, and
+	 * a root naming it would grant its target, never the link */
+	if (!r && link && is_link_root(link)) {
+		sb_puts(sb, link->path);
+		sb_puts(sb, " is a symbolic link, seen only so that paths "
+			    "through it resolve");
+		return;
+	}
 	if (r && r->origin == ORIGIN_PROTECTED) {
 		sb_puts(sb, r->path);
 		sb_puts(sb, " is protected");
@@ -151,13 +188,25 @@ void rule_put(struct strbuf *sb, const struct policy *p, unsigned int need,
 	put_roots_with(sb, p, need ? need : RIGHT_R);
 }
 
+/* Is the canonical @path a symbolic link?  Followed, it reads else
+ * (or loops).  @buf: PATH_BUF bytes of scratch. */
+static bool is_link(const char *path, char *buf)
+{
+	int ret = path_resolve(AT_FDCWD, path, 0, buf);
+
+	return ret == -ELOOP || (ret == 0 && strcmp(buf, path) != 0);
+}
+
 void rule_put_grant(struct strbuf *sb, const char *resolved)
 {
 	char dir[PATH_BUF];
 	struct strbuf d = STRBUF(dir, sizeof(dir));
 	char *slash;
+	bool exists = path_exists(resolved);
 
-	if (path_exists(resolved)) {
+	/* a root names what it resolves to: an existing path, but not a
+	 * link, which it would follow to its target */
+	if (exists && !is_link(resolved, dir)) {
 		sb_puts(sb, resolved);
 		return;
 	}

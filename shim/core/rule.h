@@ -29,16 +29,20 @@ const struct root *rule_granting(const struct policy *p, const char *path,
 
 /**
  * rule_put - why @p does not grant @need on the canonical @resolved:
- * "/etc is granted rx only", or "outside the writable roots /tmp, ..."
- * (the user's roots first, at most three).
+ * "/etc is granted rx only", "/r/lnk is a symbolic link, seen only so
+ * that paths through it resolve" (a link root, roots.c, alone there), or
+ * "outside the writable roots /tmp, ..." (the user's roots first, at most
+ * three).
  */
 void rule_put(struct strbuf *sb, const struct policy *p, unsigned int need,
 	      const char *resolved);
 
 /**
  * rule_put_grant - the path to name in the option that would allow it:
- * @resolved itself, or for a path that does not exist yet the nearest
- * existing directory above it (a root must exist).
+ * @resolved itself, or the nearest existing directory above it for a
+ * path that does not exist yet (a root must exist) and for a symbolic
+ * link (a root naming it would grant its target; the link itself, to
+ * remove or rename it, is the directory's).
  */
 void rule_put_grant(struct strbuf *sb, const char *resolved);
 

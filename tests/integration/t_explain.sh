@@ -52,6 +52,30 @@ test_explain_agrees_with_the_run() {
 	assert_content "$T/out/secret" s3cr3t
 }
 
+# A protection is lifted by a --write only, in explain as in the run: a
+# --read of .git/hooks is refused the write, and the option explain
+# names, pasted, is allowed by both.
+test_explain_a_read_root_does_not_lift_a_protection() {
+	command -v git > /dev/null || skip "SKIP: no git"
+	git init -q "$T/ws" || fail "git init"
+	echo orig > "$T/ws/.git/hooks/pre-commit"
+	cordon explain --write .git/hooks/pre-commit --read .git/hooks
+	assert_status 1
+	assert_stdout_has "^denied write .git/hooks/pre-commit ($T/ws/.git/hooks/pre-commit): $T/ws/.git/hooks is protected; allow with --write $T/ws/.git/hooks/pre-commit$"
+	cordon --no-shim --read .git/hooks -- sh -c 'echo x > .git/hooks/pre-commit'
+	assert_status_not 0
+	assert_content "$T/ws/.git/hooks/pre-commit" orig
+	# twin: the option named, pasted as printed
+	cordon explain --write .git/hooks/pre-commit --read .git/hooks
+	read -r flag grant < <(sed -n 's/^denied write .*; allow with //p' "$T/stdout")
+	cordon explain --write .git/hooks/pre-commit --read .git/hooks "$flag" "$grant"
+	assert_status 0
+	assert_stdout_has "^allowed write .git/hooks/pre-commit ($T/ws/.git/hooks/pre-commit): granted by $T/ws/.git/hooks/pre-commit (rw)$"
+	cordon --no-shim --read .git/hooks "$flag" "$grant" -- sh -c 'echo x > .git/hooks/pre-commit'
+	assert_status 0
+	assert_content "$T/ws/.git/hooks/pre-commit" x
+}
+
 test_explain_bad_input() {
 	cordon explain
 	assert_status 125

@@ -138,6 +138,77 @@ test_symlinked_root_grants_its_target() {
 	assert_exists "$T/real/f"
 }
 
+# the option a denial line in $T/stderr suggests (for READ, WRITE...),
+# split into $flag and $grant, to paste as printed
+suggested_option() { # WORD
+	read -r flag grant < <(sed -n "s/^cordon: denied $1 .*; allow with //p" "$T/stderr" | head -n 1)
+	[ -n "${grant:-}" ] || { show; fail "no denied $1 line suggests an option"; }
+}
+
+# A root named through a chain of links (l2 -> lnk -> real, and abs ->
+# the same by an absolute path): realpath(3) reads every link on the
+# way, so each is seen; nothing more of real is granted than sub.
+chain_of_links() {
+	mkdir -p "$T/r/real/sub"
+	echo f > "$T/r/real/sub/f"
+	echo s3cr3t > "$T/r/real/other"
+	ln -s real "$T/r/lnk"
+	ln -s lnk "$T/r/l2"
+	ln -s "$T/r/l2/sub" "$T/r/abs"
+}
+
+test_a_root_through_a_chain_of_links_resolves() {
+	chain_of_links
+	cordon --read "$T/r/l2/sub" -- realpath "$T/r/l2/sub/f"
+	assert_status 0
+	assert_stdout_has "^$T/r/real/sub/f$"
+	! grep -q '^cordon: denied' "$T/stderr" || { show; fail "a denial"; }
+	cordon --read "$T/r/l2/sub" -- cat "$T/r/l2/sub/f"
+	assert_status 0
+	assert_stdout_has '^f$'
+	cordon --read "$T/r/abs" -- realpath "$T/r/abs/f"
+	assert_status 0
+	assert_stdout_has "^$T/r/real/sub/f$"
+	# seen, not granted: real outside sub stays unreadable, by the
+	# shim and by the kernel alone
+	cordon --read "$T/r/l2/sub" -- cat "$T/r/l2/other"
+	assert_status_not 0
+	assert_stdout_lacks s3cr3t
+	assert_stderr_has "^cordon: denied read $T/r/l2/other ($T/r/real/other) "
+	cordon --no-shim --read "$T/r/abs" -- sh -c "cat '$T/r/lnk/other'; ls '$T/r/real'"
+	assert_status_not 0
+	assert_stdout_lacks s3cr3t
+	assert_stdout_lacks other
+	# twin: the option the line suggests, pasted, reads it
+	cordon --read "$T/r/l2/sub" -- cat "$T/r/l2/other"
+	suggested_option read
+	cordon --read "$T/r/l2/sub" "$flag" "$grant" -- cat "$T/r/l2/other"
+	assert_status 0
+	assert_stdout_has s3cr3t
+}
+
+# A link seen only to be walked through: removing it is refused in the
+# words of what it is, and the option named (its directory's write, as
+# for any entry) allows exactly that; --write naming the link would
+# grant its target instead.
+test_removing_a_link_on_the_way_names_its_directory() {
+	chain_of_links
+	cordon --read "$T/r/l2/sub" -- rm "$T/r/lnk"
+	assert_status_not 0
+	assert_stderr_has "^cordon: denied write $T/r/lnk \[[a-z]*\] ($T/r/lnk is a symbolic link, seen only so that paths through it resolve); allow with --write $T/r$"
+	[ -L "$T/r/lnk" ] || fail "the link was removed"
+	cordon --no-shim --read "$T/r/l2/sub" -- rm "$T/r/lnk"
+	assert_status_not 0
+	[ -L "$T/r/lnk" ] || fail "the link was removed (kernel alone)"
+	# pasted as printed, the option removes the link and only it
+	cordon --read "$T/r/l2/sub" -- rm "$T/r/lnk"
+	suggested_option write
+	cordon --read "$T/r/l2/sub" "$flag" "$grant" -- rm "$T/r/lnk"
+	assert_status 0
+	[ ! -L "$T/r/lnk" ] || fail "the link is still there"
+	assert_content "$T/r/real/sub/f" f
+}
+
 # A mount below a root that the host made noexec (run.sh mounts one
 # under /run): in a user's namespace that flag is locked, and the rest
 # of the root is made executable all the same.

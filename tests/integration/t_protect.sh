@@ -42,6 +42,37 @@ test_protect_git_hooks_and_config() {
 	assert_exists "$T/ws/.git/hooks/pre-commit"
 }
 
+# Only a --write lifts a protection, in the shim as in the mounts: a
+# --read of .git/hooks leaves it read-only, and the shim says so in a
+# line whose option, pasted as printed, lifts it.
+test_protect_a_read_root_does_not_lift_the_hooks() {
+	command -v git > /dev/null || skip "SKIP: no git"
+	protect_repo
+	echo orig > "$T/ws/.git/hooks/pre-commit"
+	cordon --no-shim --read .git/hooks -- sh -c 'echo x > .git/hooks/pre-commit'
+	assert_status_not 0
+	assert_content "$T/ws/.git/hooks/pre-commit" orig
+	cordon --read .git/hooks -- sh -c 'echo x > .git/hooks/pre-commit'
+	assert_status_not 0
+	assert_stderr_has "^cordon: denied write .git/hooks/pre-commit ($T/ws/.git/hooks/pre-commit) \[.*\] ($T/ws/.git/hooks is protected); allow with --write $T/ws/.git/hooks/pre-commit$"
+	assert_content "$T/ws/.git/hooks/pre-commit" orig
+	# an --exec is no --write either
+	cordon --exec .git/hooks -- sh -c 'echo x > .git/hooks/pre-commit'
+	assert_status_not 0
+	assert_stderr_has "^cordon: denied write .git/hooks/pre-commit "
+	assert_content "$T/ws/.git/hooks/pre-commit" orig
+	# twin: the option of the line, pasted as printed
+	cordon --read .git/hooks -- sh -c 'echo x > .git/hooks/pre-commit'
+	read -r flag grant < <(sed -n 's/^cordon: denied write .*; allow with //p' "$T/stderr")
+	cordon --read .git/hooks "$flag" "$grant" -- sh -c 'echo x > .git/hooks/pre-commit'
+	assert_status 0
+	assert_content "$T/ws/.git/hooks/pre-commit" x
+	# and the kernel alone agrees; the other hooks stay protected
+	cordon --no-shim --read .git/hooks "$flag" "$grant" -- sh -c 'echo y > .git/hooks/pre-commit; echo y > .git/hooks/pre-push'
+	assert_content "$T/ws/.git/hooks/pre-commit" y
+	assert_absent "$T/ws/.git/hooks/pre-push"
+}
+
 test_protect_shell_startup_files() {
 	mkdir "$T/home"
 	echo '# mine' > "$T/home/.bashrc"

@@ -282,6 +282,49 @@ Test(policy, only_a_user_root_within_the_protected_one_lifts_it)
 	cr_assert(!policy_allows(&p, RIGHT_W, "/w/.git/hooks/pre-push/x"));
 }
 
+Test(policy, only_a_user_root_granting_write_lifts_a_protection)
+{
+	/* --read .git/hooks in a workspace: the mounts keep it read-only
+	 * (a --read root is not mounted), so the shim must refuse too */
+	policy_add_root(&p, "/w", RIGHT_ALL, ORIGIN_DEFAULT, true);
+	policy_add_root(&p, "/w/.git/hooks", RIGHT_R, ORIGIN_USER, true);
+	policy_add_root(&p, "/w/.git/hooks", RIGHT_R | RIGHT_X,
+			ORIGIN_PROTECTED, true);
+	cr_assert(!policy_allows(&p, RIGHT_W, "/w/.git/hooks/pre-commit"));
+	cr_assert(!policy_allows(&p, RIGHT_W, "/w/.git/hooks"));
+	cr_assert(policy_allows(&p, RIGHT_R | RIGHT_X,
+				"/w/.git/hooks/pre-commit"));
+	/* nor an --exec below it (mounted exec, still read-only) */
+	policy_add_root(&p, "/w/.git/hooks/tools", RIGHT_X, ORIGIN_USER, true);
+	cr_assert(!policy_allows(&p, RIGHT_W, "/w/.git/hooks/tools/x"));
+	/* the twin: the --write the denial suggests, on the file */
+	policy_add_root(&p, "/w/.git/hooks/pre-commit", RIGHT_R | RIGHT_W,
+			ORIGIN_USER, false);
+	cr_assert(policy_allows(&p, RIGHT_W, "/w/.git/hooks/pre-commit"));
+	cr_assert(!policy_allows(&p, RIGHT_W, "/w/.git/hooks/pre-push"));
+}
+
+Test(policy, nothing_below_a_secret_lifts_it)
+{
+	/* a secret is covered whole by an empty thing (covers.c): a root
+	 * below it is hidden with it, whatever it grants */
+	policy_add_root(&p, "/", RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, true);
+	policy_add_root(&p, "/etc/ssl/private", 0, ORIGIN_PROTECTED, true);
+	policy_add_root(&p, "/etc/ssl/private/a.key", RIGHT_R | RIGHT_W,
+			ORIGIN_USER, false);
+	cr_assert_eq(policy_rights(&p, "/etc/ssl/private/a.key"), 0);
+	cr_assert(!policy_allows(&p, RIGHT_R, "/etc/ssl/private/a.key"));
+	/* the twin: a protection that keeps reading is lifted there */
+	fini();
+	policy_add_root(&p, "/", RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, true);
+	policy_add_root(&p, "/etc/ssl/private", RIGHT_R, ORIGIN_PROTECTED,
+			true);
+	policy_add_root(&p, "/etc/ssl/private/a.key", RIGHT_R | RIGHT_W,
+			ORIGIN_USER, false);
+	cr_assert(
+		policy_allows(&p, RIGHT_R | RIGHT_W, "/etc/ssl/private/a.key"));
+}
+
 Test(policy, a_rights_0_root_is_seen_and_grants_nothing)
 {
 	/* what the launcher adds for a symlink on the way to a root */

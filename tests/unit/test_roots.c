@@ -423,6 +423,76 @@ Test(roots, a_symlink_on_the_way_to_a_root_is_a_root_granting_nothing)
 	has_root(in_t("home/.bashrc"), RIGHT_R, ORIGIN_DEFAULT, false);
 }
 
+/* Every root in T that grants nothing, against @want (NULL-ended). */
+static void link_roots_are(const char *const *want)
+{
+	size_t n = 0, found = 0;
+
+	for (size_t i = 0; i < p.nroots; i++)
+		if (p.roots[i].rights == 0 &&
+		    path_is_within(p.roots[i].path, T))
+			found++;
+	for (; want[n]; n++)
+		has_root(in_t(want[n]), 0, ORIGIN_DEFAULT, false);
+	cr_assert_eq(found, n, "%zu roots granting nothing, %zu wanted", found,
+		     n);
+}
+
+Test(roots, every_hop_of_a_chain_of_links_is_a_root_granting_nothing)
+{
+	/* l2 -> lnk -> real: realpath(3) reads l2, then lnk */
+	cr_assert_eq(build("--read", in_t("l2/sub"), NULL, NULL), 0, "%s", err);
+	has_root(in_t("real/sub"), RIGHT_R, ORIGIN_USER, true);
+	link_roots_are((const char *const[]){ "l2", "lnk", NULL });
+	cr_assert(policy_allows(&p, 0, in_t("lnk")));
+	/* seen, and nothing more: real beside sub stays unreadable */
+	cr_assert(!policy_allows(&p, RIGHT_R, in_t("lnk")));
+	cr_assert(!policy_allows(&p, RIGHT_R, in_t("real/other")));
+	cr_assert(!policy_allows(&p, 0, in_t("real/other")));
+	cr_assert(!policy_allows(&p, 0, in_t("homelink")));
+}
+
+Test(roots, links_in_targets_absolute_targets_and_dots_are_walked)
+{
+	mk_link(in_t("lnk"), "abs");	 /* absolute */
+	mk_link("l2/sub", "deep");	 /* a chain inside the target */
+	mk_link("l2/../real/sub", "up"); /* ".." after a link */
+	cr_assert_eq(build("--read", in_t("abs/sub"), NULL, NULL), 0, "%s",
+		     err);
+	link_roots_are((const char *const[]){ "abs", "lnk", NULL });
+	policy_free(&p);
+	policy_free(&c.policy);
+	cr_assert_eq(build("--read", "../deep", NULL, NULL), 0, "%s", err);
+	has_root(in_t("real/sub"), RIGHT_R, ORIGIN_USER, true);
+	link_roots_are((const char *const[]){ "deep", "l2", "lnk", NULL });
+	policy_free(&p);
+	policy_free(&c.policy);
+	cr_assert_eq(build("--read", in_t("up"), NULL, NULL), 0, "%s", err);
+	has_root(in_t("real/sub"), RIGHT_R, ORIGIN_USER, true);
+	link_roots_are((const char *const[]){ "up", "l2", "lnk", NULL });
+}
+
+Test(roots, a_loop_of_links_is_refused_and_does_not_hang)
+{
+	mk_link("loopb", "loopa");
+	mk_link("loopa", "loopb");
+	cr_assert_eq(build("--read", in_t("loopa/x"), NULL, NULL), -ELOOP);
+	policy_free(&p);
+	policy_free(&c.policy);
+	/* the twin: a long chain within the bound is walked to the end */
+	for (int i = 0; i < 30; i++) {
+		char name[16], target[16];
+
+		snprintf(name, sizeof(name), "c%d", i);
+		snprintf(target, sizeof(target), i ? "c%d" : "real", i - 1);
+		mk_link(target, name);
+	}
+	cr_assert_eq(build("--read", in_t("c29/sub"), NULL, NULL), 0, "%s",
+		     err);
+	has_root(in_t("c0"), 0, ORIGIN_DEFAULT, false);
+	has_root(in_t("c29"), 0, ORIGIN_DEFAULT, false);
+}
+
 Test(roots, a_path_named_directly_adds_no_link_root)
 {
 	cr_assert_eq(build("--read", in_t("real/sub"), NULL, NULL), 0, "%s",

@@ -161,6 +161,15 @@ Test(rule, a_protected_closest_root_is_protected)
 			 "/w/.git/hooks is protected");
 	cr_assert_str_eq(put(RIGHT_R, "/home/u/.ssh/id_ed25519"),
 			 "/home/u/.ssh is protected");
+	/* a root below that grants the need, yet does not lift it (a
+	 * secret is covered whole): the protection decides */
+	add("/home/u/.ssh/config", RIGHT_R | RIGHT_W, ORIGIN_USER, false);
+	cr_assert_str_eq(put(RIGHT_R, "/home/u/.ssh/config"),
+			 "/home/u/.ssh is protected");
+	/* the twin: one that lacks the need says what it grants */
+	add("/w/.git/hooks/pre-push", RIGHT_R, ORIGIN_USER, false);
+	cr_assert_str_eq(put(RIGHT_W, "/w/.git/hooks/pre-push"),
+			 "/w/.git/hooks/pre-push is granted r only");
 }
 
 Test(rule, a_closest_root_that_lacks_the_need_is_granted_its_rights_only)
@@ -176,6 +185,22 @@ Test(rule, a_closest_root_that_lacks_the_need_is_granted_its_rights_only)
 			 "/w/docs is granted r only");
 	cr_assert_str_eq(put(RIGHT_X, "/dev/null"),
 			 "/dev/null is granted rw only");
+}
+
+Test(rule, a_link_root_alone_is_a_link_seen_to_be_walked_through)
+{
+	/* what roots.c adds for /r/lnk -> real on the way to /r/real/sub */
+	add("/r/real/sub", RIGHT_R, ORIGIN_USER, true);
+	add("/r/lnk", 0, ORIGIN_DEFAULT, false);
+	cr_assert_str_eq(put(RIGHT_W, "/r/lnk"),
+			 "/r/lnk is a symbolic link, seen only so that paths "
+			 "through it resolve");
+	/* the twin: a root above that lacks the need says so, as anywhere */
+	add("/r", RIGHT_R, ORIGIN_USER, true);
+	cr_assert_str_eq(put(RIGHT_W, "/r/lnk"), "/r is granted r only");
+	/* a secret (a protected root granting nothing) stays protected */
+	add("/r/key", 0, ORIGIN_PROTECTED, false);
+	cr_assert_str_eq(put(RIGHT_R, "/r/key"), "/r/key is protected");
 }
 
 /* The roots a typical run has: the user's, the defaults, devices. */
@@ -313,9 +338,24 @@ Test(grant, an_existing_path_is_itself)
 {
 	cr_assert_str_eq(grant("d/f"), in_t("d/f"));
 	cr_assert_str_eq(grant("d"), in_t("d"));
-	/* a symlink exists, whatever it points at */
-	cr_assert_str_eq(grant("d/dangling"), in_t("d/dangling"));
 	cr_assert_str_eq(grant("/"), "/");
+}
+
+Test(grant, a_symlink_is_its_directory)
+{
+	char path[PATH_BUF];
+
+	/* --write d/dangling would name "nowhere" (and be refused, absent);
+	 * --write d/lnk would grant d/f: the link itself is d's entry */
+	cr_assert_str_eq(grant("d/dangling"), in_t("d"));
+	snprintf(path, sizeof(path), "%s/d/lnk", T);
+	cr_assert_eq(symlink("f", path), 0);
+	cr_assert_str_eq(grant("d/lnk"), in_t("d"));
+	snprintf(path, sizeof(path), "%s/d/loop", T);
+	cr_assert_eq(symlink("loop", path), 0);
+	cr_assert_str_eq(grant("d/loop"), in_t("d"));
+	/* the twin: a path through a link is what it resolves to */
+	cr_assert_str_eq(grant("d/f"), in_t("d/f"));
 }
 
 Test(grant, a_missing_path_is_its_nearest_existing_ancestor)
