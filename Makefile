@@ -159,12 +159,14 @@ $(B)/tests/%: tests/unit/%.c $(B)/libcore.a
 		$(LDFLAGS) \
 		-o $@ $< $(B)/libcore.a $(LIBS) -lcriterion
 
-# test_report runs the shim's own report.c, audit.c and state.c, built for
-# the test (not -fPIC, not from libcordon.so): nothing is exported for it.
+# test_report and test_audit_record run the shim's own report.c, audit.c
+# and state.c, built for the test (not -fPIC, not from libcordon.so):
+# nothing is exported for them.
 REPORT_TEST_OBJS = $(patsubst %.c,$(B)/obj/%.o,shim/report.c shim/audit.c \
 	shim/state.c)
-$(B)/tests/test_report: tests/unit/test_report.c $(REPORT_TEST_OBJS) \
-		$(B)/libcore.a
+$(B)/tests/test_report $(B)/tests/test_audit_record: $(B)/tests/%: \
+		tests/unit/%.c tests/unit/report_fixture.h \
+		$(REPORT_TEST_OBJS) $(B)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes -Wno-write-strings \

@@ -5,6 +5,11 @@
  * nothing, and the command never holds the log file), or "file:PATH",
  * appended when the shim is used without the launcher.
  *
+ * Every record is sent: it is built to fit what the launcher accepts
+ * (enforce/record.h: a datagram of RECORD_DATAGRAM_MAX bytes, texts of
+ * RECORD_TEXT_MAX), a text too long for it shortened in its middle
+ * (SB_CUT), the resolved path last of all.
+ *
  * Raw syscalls, stack buffers, no locks: this runs in vfork children.
  */
 #include <errno.h>
@@ -20,14 +25,24 @@
 #include "shim/shim.h"
 #include "shim/core/strbuf.h"
 
-#define RECORD_MAX 8192
+/* The launcher's RECORD_DATAGRAM_MAX and RECORD_TEXT_MAX (record.h). */
+#define RECORD_MAX 16384
+#define TEXT_MAX   4096
+/* A record but for its five texts: the keys, the numbers, the names
+ * (NAME_MAX_ each), the verdict and the layer. */
+#define NAME_MAX_    64
+#define RECORD_FIXED 512
 
-static void put_field(struct strbuf *sb, const char *key, const char *val)
+/* The texts of a record, in the order they give way to one another. */
+enum { T_RESOLVED, T_PATH, T_ALLOW, T_RULE, T_PROGRAM, T_COUNT };
+
+static void put_field(struct strbuf *sb, const char *key, const char *val,
+		      size_t max)
 {
 	sb_puts(sb, ",\"");
 	sb_puts(sb, key);
 	sb_puts(sb, "\":\"");
-	sb_json(sb, val);
+	sb_escape(sb, val, SB_JSON, max);
 	sb_puts(sb, "\"");
 }
 
@@ -95,34 +110,60 @@ static void append_file(const char *path, const char *rec, size_t len)
 	syscall(SYS_close, fd);
 }
 
+/* How much of each text the record holds: each within TEXT_MAX (an
+ * escape is never shorter than what it stands for), all of them within
+ * the record, the resolved path whole first. */
+static void record_caps(const char *const text[T_COUNT], size_t cap[T_COUNT])
+{
+	for (size_t i = 0; i < T_COUNT; i++) {
+		cap[i] = text[i] ? sb_escape_len(text[i], SB_JSON) : 0;
+		if (cap[i] > TEXT_MAX)
+			cap[i] = TEXT_MAX;
+	}
+	sb_share(cap + 1, T_COUNT - 1, RECORD_MAX - RECORD_FIXED - cap[0]);
+}
+
 void audit_record(const struct op *op, const char *resolved, const char *rule,
 		  const char *layer)
 {
 	const char *log = shim.extra.log;
-	char rec[RECORD_MAX], exe[PATH_BUF];
-	struct strbuf sb = STRBUF(rec, sizeof(rec));
+	/* The program's name is read into the record's last PATH_BUF
+	 * bytes, which the record reaches only once the name is in it
+	 * (the cap keeps it out until then): 16 KB of stack, not 20. */
+	char rec[RECORD_MAX], *exe = rec + RECORD_MAX - PATH_BUF;
+	struct strbuf sb = STRBUF(rec, RECORD_MAX - PATH_BUF);
+	const char *text[T_COUNT];
+	size_t cap[T_COUNT];
 	int saved = errno;
 
 	if (!log)
 		return;
 	program(exe);
+	text[T_RESOLVED] = op->dest ? NULL : resolved;
+	text[T_PATH] = op->dest ? op->dest : op->path;
+	text[T_ALLOW] = op->allow;
+	text[T_RULE] = rule;
+	text[T_PROGRAM] = exe;
+	record_caps(text, cap);
 	put_time(&sb);
 	put_number(&sb, "pid", (unsigned long)syscall(SYS_getpid));
 	put_number(&sb, "ppid", (unsigned long)syscall(SYS_getppid));
-	put_field(&sb, "program", exe);
-	put_field(&sb, "operation", op->name);
+	put_field(&sb, "program", exe, cap[T_PROGRAM]);
+	sb.cap = RECORD_MAX;
+	put_field(&sb, "operation", op->name, NAME_MAX_);
 	if (op->dest) {
-		put_field(&sb, "destination", op->dest);
+		put_field(&sb, "destination", op->dest, cap[T_PATH]);
 	} else {
-		put_field(&sb, "path", op->path);
-		put_field(&sb, "resolved", resolved);
+		put_field(&sb, "path", op->path, cap[T_PATH]);
+		put_field(&sb, "resolved", resolved, cap[T_RESOLVED]);
 		put_number(&sb, "need", op->need);
 	}
-	put_field(&sb, "verdict", op->verdict ? op->verdict : "deny");
-	put_field(&sb, "rule", rule);
+	put_field(&sb, "verdict", op->verdict ? op->verdict : "deny",
+		  NAME_MAX_);
+	put_field(&sb, "rule", rule, cap[T_RULE]);
 	if (op->allow)
-		put_field(&sb, "allow", op->allow);
-	put_field(&sb, "layer", layer);
+		put_field(&sb, "allow", op->allow, cap[T_ALLOW]);
+	put_field(&sb, "layer", layer, NAME_MAX_);
 	sb_puts(&sb, "}\n");
 	if (!sb.full && strncmp(log, "unix:", 5) == 0)
 		send_unix(log + 5, rec, sb.len);

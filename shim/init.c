@@ -5,9 +5,9 @@
  * libcordon.so is linked with -z initfirst, so this runs before the
  * constructors of the program's own libraries; a hook called earlier
  * still (or from another thread during start-up) runs shim_init() itself.
- * Never exits, aborts or prints through stdio; a malformed snapshot
- * makes it refuse everything (standalone_refuse_all), and say so in one
- * line.
+ * Never exits, aborts or prints through stdio; a malformed snapshot, or
+ * one longer than SNAPSHOT_MAX, makes it refuse everything
+ * (standalone_refuse_all), and say so in one line.
  */
 #include <errno.h>
 #include <unistd.h>
@@ -17,6 +17,10 @@
 #include "shim/exec_env.h"
 #include "shim/shim.h"
 #include "shim/standalone.h"
+
+/* What children get of a snapshot too long to keep: one that does not
+ * decode, so that they refuse everything too. */
+static char too_long[] = SNAPSHOT_VAR "=";
 
 static void load_policy(char **envp)
 {
@@ -29,14 +33,15 @@ static void load_policy(char **envp)
 	}
 	shim.snapshot = shim_keep(envp, SNAPSHOT_VAR, SNAPSHOT_MAX);
 	shim.store = shim_arena_next();
-	if (snapshot_decode(v, &shim.policy, &shim.extra, shim.store,
-			    SNAPSHOT_MAX) != 0) {
-		/* fail closed: a snapshot set by hand, or too long */
+	if (!shim.snapshot[0])
+		shim.snapshot = too_long;
+	/* fail closed: a snapshot set by hand, or too long to pass on
+	 * (no launcher writes one longer than SNAPSHOT_MAX) */
+	if (shim.snapshot == too_long ||
+	    snapshot_decode(v, &shim.policy, &shim.extra, shim.store,
+			    SNAPSHOT_MAX) != 0)
 		standalone_refuse_all(envp);
-		shim.active = true;
-		return;
-	}
-	shim.active = shim.snapshot[0] != '\0';
+	shim.active = true;
 }
 
 /* Every family's resolver (SHIM_RESOLVER, shim.h): the linker's bounds

@@ -9,6 +9,11 @@
  * and a closed fd or a cleared environment loses nothing: the socket is
  * found again by path on every record), or "file:PATH" when the shim is
  * used alone.  Raw syscalls only: this runs in vfork children.
+ *
+ * The line is one line whatever the path holds: text from the program
+ * is escaped as the launcher escapes it (SB_TERM), and a line that
+ * would not fit is shortened in the middle of its longest texts, the
+ * option that allows it (what people paste) kept whole when it can be.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,8 +29,17 @@
 #include "shim/core/strbuf.h"
 
 #define SEEN_SLOTS 1024
-#define LINE_MAX_  4096
 #define RULE_MAX   1024
+#define ALLOW_MAX  (PATH_BUF + 64) /* "by adding PATH to CORDON_WRITE" */
+/* Room for an option naming a PATH_BUF path, and the rest. */
+#define LINE_MAX_ (2 * PATH_BUF)
+/* The line but for its texts: "cordon: denied write ", " (", ") [",
+ * the hook's name (NAME_MAX_), ", by the kernel] (", "); allow ", the
+ * newline. */
+#define NAME_MAX_  64
+#define LINE_FIXED 160
+/* What the shortest text keeps when the option is long: its two ends. */
+#define SHARE_MIN 256
 
 /* Keys carry the pid, so a child (even a vfork child, which shares this
  * table with its parent) has lines of its own and nothing is cleared. */
@@ -82,29 +96,49 @@ static void put_allow(struct strbuf *sb, const struct op *op,
 	}
 }
 
-static void write_line(const struct op *op, const char *resolved,
-		       const char *rule, const char *layer)
+/* How much of each text the line shows, in @cap: the option whole if
+ * it can be, the path, the resolved path and the rule share the rest. */
+static void line_caps(const char *const text[4], size_t cap[4])
+{
+	size_t budget = LINE_MAX_ - LINE_FIXED;
+
+	for (size_t i = 0; i < 4; i++)
+		cap[i] = sb_escape_len(text[i], SB_TERM);
+	if (cap[0] > budget - 3 * SHARE_MIN)
+		cap[0] = budget - 3 * SHARE_MIN;
+	sb_share(cap + 1, 3, budget - cap[0]);
+}
+
+/* Not inlined: its line is off the stack before the record is built. */
+static __attribute__((noinline)) void write_line(const struct op *op,
+						 const char *resolved,
+						 const char *rule,
+						 const char *layer)
 {
 	char line[LINE_MAX_];
-	struct strbuf sb = STRBUF(line, sizeof(line));
+	/* one byte kept for the newline */
+	struct strbuf sb = STRBUF(line, sizeof(line) - 1);
+	bool both = strcmp(op->path, resolved) != 0;
+	const char *text[4] = { op->allow, op->path, both ? resolved : "",
+				rule };
+	size_t cap[4];
 
+	line_caps(text, cap);
 	sb_puts(&sb, "cordon: denied ");
 	sb_puts(&sb, rule_word(op->need));
 	sb_puts(&sb, " ");
-	sb_puts(&sb, op->path);
-	if (strcmp(op->path, resolved) != 0) {
+	sb_escape(&sb, op->path, SB_TERM, cap[1]);
+	if (both) {
 		sb_puts(&sb, " (");
-		sb_puts(&sb, resolved);
+		sb_escape(&sb, resolved, SB_TERM, cap[2]);
 		sb_puts(&sb, ")");
 	}
 	sb_puts(&sb, " [");
-	sb_puts(&sb, op->name);
+	sb_escape(&sb, op->name, SB_TERM, NAME_MAX_);
 	sb_puts(&sb, strcmp(layer, "kernel") ? "] (" : ", by the kernel] (");
-	sb_puts(&sb, rule);
+	sb_escape(&sb, rule, SB_TERM, cap[3]);
 	sb_puts(&sb, "); allow ");
-	sb_puts(&sb, op->allow);
-	if (sb.full)
-		sb.len = sizeof(line) - 2;
+	sb_escape(&sb, op->allow, SB_TERM, cap[0]);
 	line[sb.len++] = '\n';
 	shim_say(line, sb.len);
 }
@@ -116,7 +150,7 @@ bool report_first_time(const char *name, unsigned int need, const char *key)
 
 void report_denial(const struct op *op, const char *resolved, const char *layer)
 {
-	char rule[RULE_MAX], allow[RULE_MAX];
+	char rule[RULE_MAX], allow[ALLOW_MAX];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
 	struct strbuf ab = STRBUF(allow, sizeof(allow));
 	struct op rec = *op;

@@ -22,8 +22,12 @@
 #include "shim/core/rule.h"
 #include "shim/core/strbuf.h"
 
-#define LINE_MAX_ 1024
-#define RULE_MAX  512
+#define RULE_MAX 512
+/* "with --connect 65535", "by adding 65535 to CORDON_NET" */
+#define ALLOW_MAX 64
+#define NAME_MAX_ 64
+/* "cordon: denied connect ", " [", "] (", "); allow ", the newline. */
+#define LINE_MAX_ (64 + NET_ADDR_MAX + NAME_MAX_ + RULE_MAX + ALLOW_MAX)
 
 unsigned int net_port(const struct sockaddr_storage *ss)
 {
@@ -166,31 +170,33 @@ static void put_allow(struct strbuf *sb, const struct net_denial *d)
 	}
 }
 
+/* The line's parts are bounded (an address, a rule of RULE_MAX, an
+ * option of ALLOW_MAX, a hook's name cut to NAME_MAX_): it always fits,
+ * and an overflow could only cut it between parts. */
 static void write_line(const struct net_denial *d, const char *dest,
 		       const char *rule, const char *allow)
 {
 	char line[LINE_MAX_];
-	struct strbuf sb = STRBUF(line, sizeof(line));
+	/* one byte kept for the newline */
+	struct strbuf sb = STRBUF(line, sizeof(line) - 1);
 
 	sb_puts(&sb, "cordon: denied ");
 	sb_puts(&sb, verb(d->use));
 	sb_puts(&sb, " ");
-	sb_puts(&sb, dest);
+	sb_escape(&sb, dest, SB_TERM, NET_ADDR_MAX);
 	sb_puts(&sb, " [");
-	sb_puts(&sb, d->name);
+	sb_escape(&sb, d->name, SB_TERM, NAME_MAX_);
 	sb_puts(&sb, "] (");
-	sb_puts(&sb, rule);
+	sb_escape(&sb, rule, SB_TERM, RULE_MAX);
 	sb_puts(&sb, "); allow ");
-	sb_puts(&sb, allow);
-	if (sb.full)
-		sb.len = sizeof(line) - 2;
+	sb_escape(&sb, allow, SB_TERM, ALLOW_MAX);
 	line[sb.len++] = '\n';
 	shim_say(line, sb.len);
 }
 
 void report_net_denial(const struct net_denial *d)
 {
-	char dest[NET_ADDR_MAX], rule[RULE_MAX], allow[64];
+	char dest[NET_ADDR_MAX], rule[RULE_MAX], allow[ALLOW_MAX];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
 	struct strbuf ab = STRBUF(allow, sizeof(allow));
 	struct op op = {

@@ -23,8 +23,8 @@ void shim_note_stderr(void)
 	struct stat st;
 
 	shim.err_open = syscall(SYS_newfstatat, 2, "", &st, AT_EMPTY_PATH) == 0;
-	shim.err_dev = st.st_dev;
-	shim.err_ino = st.st_ino;
+	shim.err_dev = shim.err_open ? st.st_dev : 0;
+	shim.err_ino = shim.err_open ? st.st_ino : 0;
 }
 
 void shim_say(const char *line, size_t len)

@@ -92,6 +92,17 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 	return o.full ? -ENAMETOOLONG : (int)o.len;
 }
 
+/*
+ * The decoder reads exactly what snapshot_encode() writes, and nothing
+ * else: the fields in its order, each once; numbers in decimal without
+ * a leading zero; rights as policy_rights_str() spells them; a byte
+ * escaped exactly when must_escape() says so, in upper-case hex; no
+ * NUL inside a string; no empty item in a list, nor a trailing comma.
+ * So what decodes encodes back to the very same text (the fuzzer's
+ * check), and a value made by hand fails closed unless it is one the
+ * launcher could have sent.
+ */
+
 /* The decoder's state: the input left and where decoded strings go. */
 struct in {
 	const char *s;
@@ -105,28 +116,44 @@ static int hexval(char c)
 		return c - '0';
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
 	return -1;
+}
+
+static bool at_end(const struct in *in)
+{
+	return !*in->s || *in->s == '|' || *in->s == ',';
+}
+
+/* One byte of a string: as it is, or "%XX" for a byte that must be
+ * escaped (and only for one). */
+static int take_byte(struct in *in, char *ch)
+{
+	int hi, lo;
+
+	if (*in->s != '%') {
+		*ch = *in->s++;
+		return must_escape((unsigned char)*ch) ? -EINVAL : 0;
+	}
+	hi = hexval(in->s[1]);
+	lo = hi < 0 ? -1 : hexval(in->s[2]);
+	if (lo < 0)
+		return -EINVAL;
+	*ch = (char)(hi << 4 | lo);
+	in->s += 3;
+	return *ch && must_escape((unsigned char)*ch) ? 0 : -EINVAL;
 }
 
 /* Decode up to the next ',' or '|' (or the end) into the store. */
 static int take_string(struct in *in, char **out)
 {
 	char *start = in->store + in->n;
+	char ch;
+	int ret;
 
-	while (*in->s && *in->s != '|' && *in->s != ',') {
-		char ch = *in->s++;
-
-		if (ch == '%') {
-			int hi = hexval(in->s[0]);
-			int lo = hi < 0 ? -1 : hexval(in->s[1]);
-
-			if (lo < 0)
-				return -EINVAL;
-			ch = (char)(hi << 4 | lo);
-			in->s += 2;
-		}
+	while (!at_end(in)) {
+		ret = take_byte(in, &ch);
+		if (ret)
+			return ret;
 		if (in->n + 1 >= in->len)
 			return -ENAMETOOLONG;
 		in->store[in->n++] = ch;
@@ -138,6 +165,7 @@ static int take_string(struct in *in, char **out)
 	return 0;
 }
 
+/* A number as sb_uint() writes it, at most @max. */
 static int take_uint(struct in *in, unsigned long max, unsigned long *v)
 {
 	const char *start = in->s;
@@ -148,21 +176,31 @@ static int take_uint(struct in *in, unsigned long max, unsigned long *v)
 		if (*v > max)
 			return -EINVAL;
 	}
-	return in->s == start ? -EINVAL : 0;
+	if (in->s == start || (*start == '0' && in->s - start > 1))
+		return -EINVAL;
+	return 0;
+}
+
+/* A list: nothing, or items separated by single commas. */
+static bool next_item(struct in *in, size_t i)
+{
+	if (*in->s == '|' || !*in->s)
+		return false;
+	if (i > 0 && *in->s == ',')
+		in->s++;
+	return true;
 }
 
 static int take_ports(struct in *in, uint16_t *ports, size_t *n)
 {
 	unsigned long v;
 
-	while (*in->s && *in->s != '|') {
+	for (size_t i = 0; next_item(in, i); i++) {
 		if (*n == POLICY_MAX_PORTS)
 			return -E2BIG;
 		if (take_uint(in, 65535, &v))
 			return -EINVAL;
 		ports[(*n)++] = (uint16_t)v;
-		if (*in->s == ',')
-			in->s++;
 	}
 	return 0;
 }
@@ -171,7 +209,7 @@ static int take_names(struct in *in, struct policy *p)
 {
 	int ret;
 
-	while (*in->s && *in->s != '|') {
+	for (size_t i = 0; next_item(in, i); i++) {
 		if (p->nenv_names == POLICY_MAX_ENV)
 			return -E2BIG;
 		ret = take_string(in, &p->env_names[p->nenv_names++]);
@@ -179,38 +217,42 @@ static int take_names(struct in *in, struct policy *p)
 			return ret;
 		if (!p->env_names[p->nenv_names - 1][0])
 			return -EINVAL; /* an empty name matches nothing */
-		if (*in->s == ',')
-			in->s++;
 	}
 	return 0;
 }
 
-static unsigned int take_rights(struct in *in)
+/* As policy_rights_str() writes them: "-", or "r", "w", "x" in order. */
+static int take_rights(struct in *in, unsigned int *r)
 {
-	unsigned int r = 0;
+	static const char letter[] = "rwx"; /* RIGHT_R, _W, _X: 1, 2, 4 */
 
-	for (; *in->s && *in->s != ','; in->s++) {
-		if (*in->s == 'r')
-			r |= RIGHT_R;
-		else if (*in->s == 'w')
-			r |= RIGHT_W;
-		else if (*in->s == 'x')
-			r |= RIGHT_X;
+	*r = 0;
+	if (*in->s == '-') {
+		in->s++;
+		return 0;
 	}
-	return r;
+	for (unsigned int i = 0; i < 3; i++) {
+		if (*in->s == letter[i]) {
+			*r |= 1u << i;
+			in->s++;
+		}
+	}
+	return *r ? 0 : -EINVAL;
 }
 
 /* "rwx,d,u,/path" */
 static int take_root(struct in *in, struct policy *p)
 {
 	struct root *r;
+	int ret;
 
 	if (p->nroots == POLICY_MAX_ROOTS)
 		return -E2BIG;
 	r = &p->roots[p->nroots];
-	r->rights = take_rights(in);
+	if (take_rights(in, &r->rights))
+		return -EINVAL;
 	if (in->s[0] != ',' || (in->s[1] != 'd' && in->s[1] != 'f') ||
-	    in->s[2] != ',' || !strchr("udp", in->s[3]) || !in->s[3] ||
+	    in->s[2] != ',' || !in->s[3] || !strchr("udp", in->s[3]) ||
 	    in->s[4] != ',')
 		return -EINVAL;
 	r->is_dir = in->s[1] == 'd';
@@ -218,8 +260,11 @@ static int take_root(struct in *in, struct policy *p)
 		    : in->s[3] == 'p' ? ORIGIN_PROTECTED
 				      : ORIGIN_DEFAULT;
 	in->s += 5;
-	if (take_string(in, &r->path) || r->path[0] != '/')
+	if (*in->s != '/')
 		return -EINVAL;
+	ret = take_string(in, &r->path);
+	if (ret)
+		return ret;
 	p->nroots++;
 	return 0;
 }
@@ -234,40 +279,40 @@ static bool key(struct in *in, const char *k)
 	return true;
 }
 
-static int take_field(struct in *in, struct policy *p, struct snapshot_extra *x)
+/* "@k" and a number up to @max. */
+static int take_number(struct in *in, const char *k, unsigned long max,
+		       unsigned long *v)
 {
-	unsigned long v = 0;
+	return key(in, k) ? take_uint(in, max, v) : -EINVAL;
+}
+
+/* The fields every snapshot has, in the encoder's order. */
+static int take_fixed(struct in *in, struct policy *p)
+{
+	unsigned long net, env, quiet;
 	int ret;
 
-	if (key(in, "net=")) {
-		ret = take_uint(in, NET_ON, &v);
-		p->net = (enum net_mode)v;
-	} else if (key(in, "env=")) {
-		ret = take_uint(in, ENV_INHERIT, &v);
-		p->env = (enum env_mode)v;
-	} else if (key(in, "q=")) {
-		ret = take_uint(in, 1, &v);
-		p->quiet = v == 1;
-	} else if (key(in, "learn=")) {
-		ret = take_uint(in, 1, &v);
-		x->learn = v == 1;
-	} else if (key(in, "sa=")) {
-		ret = take_uint(in, 1, &v);
-		x->standalone = v == 1;
-	} else if (key(in, "con=")) {
-		ret = take_ports(in, p->connect_ports, &p->nconnect);
-	} else if (key(in, "bnd=")) {
-		ret = take_ports(in, p->bind_ports, &p->nbind);
-	} else if (key(in, "names=")) {
-		ret = take_names(in, p);
-	} else if (key(in, "log=")) {
-		ret = take_string(in, &x->log);
-	} else if (key(in, "root=")) {
-		ret = take_root(in, p);
-	} else {
-		ret = -EINVAL;
-	}
-	return ret;
+	if (take_number(in, "|net=", NET_ON, &net) || !key(in, "|con="))
+		return -EINVAL;
+	p->net = (enum net_mode)net;
+	ret = take_ports(in, p->connect_ports, &p->nconnect);
+	if (ret)
+		return ret;
+	if (!key(in, "|bnd="))
+		return -EINVAL;
+	ret = take_ports(in, p->bind_ports, &p->nbind);
+	if (ret)
+		return ret;
+	if (take_number(in, "|env=", ENV_INHERIT, &env) || !key(in, "|names="))
+		return -EINVAL;
+	p->env = (enum env_mode)env;
+	ret = take_names(in, p);
+	if (ret)
+		return ret;
+	if (take_number(in, "|q=", 1, &quiet))
+		return -EINVAL;
+	p->quiet = quiet == 1;
+	return 0;
 }
 
 int snapshot_decode(const char *value, struct policy *p,
@@ -280,12 +325,20 @@ int snapshot_decode(const char *value, struct policy *p,
 	 * of the shim's static policy is not touched for nothing */
 	memset(p, 0, offsetof(struct policy, roots));
 	memset(x, 0, sizeof(*x));
-	if (strncmp(value, "v=1", 3) != 0 || (value[3] && value[3] != '|'))
+	if (!key(&in, "v=1"))
 		return -EINVAL;
-	in.s += 3;
-	while (*in.s == '|') {
-		in.s++;
-		ret = take_field(&in, p, x);
+	ret = take_fixed(&in, p);
+	if (ret)
+		return ret;
+	x->standalone = key(&in, "|sa=1");
+	x->learn = key(&in, "|learn=1");
+	if (key(&in, "|log=")) {
+		ret = take_string(&in, &x->log);
+		if (ret)
+			return ret;
+	}
+	while (key(&in, "|root=")) {
+		ret = take_root(&in, p);
 		if (ret)
 			return ret;
 	}

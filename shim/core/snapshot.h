@@ -7,10 +7,19 @@
  * no malloc) and re-injects its own load-time copy on every exec, so a
  * child that edits the variable cannot loosen what its children get.
  *
- * Format (version 1): fields separated by '|', each "key=value"; paths
- * and names are percent-encoded for '|', '%', ',' and control bytes.
- *   v=1|net=0|con=80,443|bnd=0|env=0|names=FOO,BAR*|q=0|log=/run/x.sock
- *   |root=rwx,d,u,/usr  (rights, d(ir)/f(ile), u(ser)/d(efault), path)
+ * Format (version 1): fields separated by '|', each "key=value", in
+ * this order, the first seven always, sa and learn only when set, log
+ * only when there is one, then a root field per root:
+ *   v=1|net=0|con=80,443|bnd=|env=0|names=FOO,BAR*|q=0|sa=1|learn=1
+ *   |log=unix:/run/x.sock
+ *   |root=rwx,d,u,/usr  (rights as policy_rights_str(): "-" for none;
+ *                        d(ir)/f(ile); u(ser)/d(efault)/p(rotected);
+ *                        the path)
+ * Numbers are decimal without leading zeros.  In paths and names, the
+ * bytes '|', '%', ',', C0 and DEL (and only those) are written "%XX",
+ * upper-case hex.  The decoder takes nothing else: a value the encoder
+ * cannot write (a field repeated or out of order, "%00", an unknown
+ * right, a trailing comma, ...) is refused.
  */
 #ifndef CORDON_SNAPSHOT_H
 #define CORDON_SNAPSHOT_H
@@ -42,8 +51,10 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
  * snapshot_decode - parse @value into @p and @x.  Strings are decoded
  * into @store (@len bytes) and @p, @x point into it; nothing is
  * allocated, so @p is never freed (its strings live in @store).
- * Return: 0, or -EINVAL (malformed, unknown version), -E2BIG (too many
- * roots, ports or names), -ENAMETOOLONG (@store too small).
+ * Return: 0, or -EINVAL (malformed, unknown version, or anything the
+ * encoder would not have written), -E2BIG (too many roots, ports or
+ * names), -ENAMETOOLONG (@store too small for the strings, a root's
+ * path included).  errno is left alone.
  */
 int snapshot_decode(const char *value, struct policy *p,
 		    struct snapshot_extra *x, char *store, size_t len);

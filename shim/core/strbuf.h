@@ -2,8 +2,10 @@
  * strbuf.h - append to a fixed buffer, for messages and snapshots.
  *
  * No allocation, no stdio, no errno: usable in the shim's hooks and in
- * vfork children.  A buffer that fills up stays NUL-terminated and
- * remembers it overflowed.
+ * vfork children.  Each append is all or nothing: a piece that does not
+ * fit is dropped whole, and so is every piece after it (the buffer
+ * remembers it overflowed, in full).  So the buffer always holds len
+ * bytes of whole pieces, NUL-terminated, never a piece cut short.
  */
 #ifndef CORDON_STRBUF_H
 #define CORDON_STRBUF_H
@@ -22,8 +24,45 @@ struct strbuf {
 void sb_put(struct strbuf *sb, const char *s, size_t n);
 void sb_puts(struct strbuf *sb, const char *s);
 void sb_uint(struct strbuf *sb, unsigned long v);
-/* @s as the inside of a JSON string: quotes, backslashes and control
- * bytes escaped; bytes that are not UTF-8 escaped as \u00XX. */
+
+/* How text from a program (a path, a name) is escaped. */
+enum sb_esc {
+	/* The inside of a JSON string: '"' and '\' escaped with a
+	 * backslash; C0 bytes, DEL and bytes that are not UTF-8 (stray,
+	 * overlong, surrogate, past U+10FFFF) as \u00XX. */
+	SB_JSON,
+	/* For a terminal, as the launcher writes what crosses the trust
+	 * line (enforce/record.c, record_escape()): \n, \r, \t and \\ as
+	 * such; other C0 bytes, DEL and bytes that are not UTF-8 as \xHH;
+	 * C1 controls and the bidirectional overrides as \uHHHH; the rest
+	 * of UTF-8 as it is.  The text stays one line. */
+	SB_TERM,
+};
+
+/* What sb_escape() puts in the middle of a text it shortens. */
+#define SB_CUT	   "..."
+#define SB_CUT_LEN 3
+
+/* The bytes @s takes escaped (@how). */
+size_t sb_escape_len(const char *s, enum sb_esc how);
+
+/**
+ * sb_escape - append @s escaped (@how), in at most @max bytes: when it
+ * is longer, its start and its end with SB_CUT between them, cut
+ * between escapes and characters, never inside one (nothing when @max
+ * cannot hold SB_CUT).
+ */
+void sb_escape(struct strbuf *sb, const char *s, enum sb_esc how, size_t max);
+
+/* @s, whole, as the inside of a JSON string (SB_JSON). */
 void sb_json(struct strbuf *sb, const char *s);
+
+/**
+ * sb_share - lower the longest of the @n (at most 64) lengths in @len
+ * until they add up to at most @budget: those no longer than an equal
+ * share of what the others leave keep their length, the rest get that
+ * share.  For texts that must fit one buffer together.
+ */
+void sb_share(size_t len[], size_t n, size_t budget);
 
 #endif

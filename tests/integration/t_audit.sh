@@ -146,6 +146,30 @@ assert own[0]["dropped"] == 6000 - len(shim), own'
 	assert_stderr_has "^cordon: [0-9]* reports dropped (over the limit of 10000 records or 16 MiB per run)$"
 }
 
+# A file name is text from inside: the shim's own denial line escapes
+# it as the launcher does (\n, \x1b), so a name cannot split the line or
+# drive the terminal.
+test_audit_a_name_with_control_bytes_makes_one_escaped_line() {
+	local name=$'new\nline\e[31mred' shown='new\nline\x1b[31mred' line n
+	echo orig > "$T/out/$name"
+	cordon -- "$HELPERS/shimdrive_open" fopen "$T/out/$name" w
+	assert_status 1
+	assert_stdout_has '^EACCES$'
+	assert_content "$T/out/$name" orig
+	line=$(grep -F "cordon: denied write $T/out/$shown [fopen" "$T/stderr")
+	n=$(printf '%s' "$line" | grep -c '^')
+	[ "$n" -eq 1 ] || { show; fail "$n lines for it, expected 1"; }
+	[[ $line == *"); allow with --write $T/out/$shown" ]] ||
+		{ show; fail "the option does not end the line, escaped"; }
+	! grep -qv '^cordon: ' "$T/stderr" || { show; fail "a line split"; }
+	no_control "$T/stderr"
+	# twin: without the sandbox the file is opened for writing
+	plain "$HELPERS/shimdrive_open" fopen "$T/out/$name" w
+	assert_status 0
+	assert_stdout_has '^ok$'
+	[ ! -s "$T/out/$name" ] || fail "the twin did not truncate"
+}
+
 # Protected by the kernel (t_protect.sh shows the shim's side): writes
 # behind the shim's back leave the log byte for byte as it was.
 test_audit_log_is_unchanged_by_raw_writes() {

@@ -143,6 +143,30 @@ test_robust_the_shim_alone_fails_closed_on_a_malformed_policy() {
 	assert_stdout_has s3cr3t
 }
 
+# A policy longer than the shim keeps (SNAPSHOT_MAX), well formed or
+# not, is refused like a malformed one: never dropped, leaving the
+# program without a policy.
+test_robust_the_shim_alone_fails_closed_on_a_policy_too_long() {
+	local p long
+	echo s3cr3t > "$T/out/secret"
+	p="$(shim_policy)|root=r,d,d,$T/out"
+	# one more root, a path of 22000 '%' (each written %25): 66 KB of
+	# value, which decodes within the store
+	long=$(python3 -c 'print("|root=r,f,d,/" + "%25" * 22000, end="")')
+	CORDON_POLICY="$p$long" LD_PRELOAD="$HELPERS/libcordon.so" \
+		cat "$T/out/secret" > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status_not 0
+	assert_stdout_lacks s3cr3t
+	assert_stderr_has '^cordon: malformed CORDON_POLICY: every file, program and connection is refused'
+	# twin: the same policy but that root reads the file
+	CORDON_POLICY="$p" LD_PRELOAD="$HELPERS/libcordon.so" \
+		cat "$T/out/secret" > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 0
+	assert_stdout_has s3cr3t
+}
+
 # The summary's counts add up past the paths and rules it keeps.
 test_robust_summary_counts_add_up() {
 	mkdir -p "$T/out/many"

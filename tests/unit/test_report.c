@@ -7,161 +7,8 @@
  * "unix:" socket), and descriptor 2 noted as the process's stderr,
  * pointed at a capture file T/stderr.
  */
-#include <criterion/criterion.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
-#include <jansson.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/socket.h>
-#include <sys/stat.h>
-#include <sys/un.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+#include "report_fixture.h"
 
-#include "enforce/policy_edit.h"
-#include "enforce/record.h"
-#include "shim/shim.h"
-
-static char T[64];
-static char log_spec[PATH_BUF + 8];
-static int saved_err = -1;
-static char text[65536];
-
-/* "T/@rel", in one of a few rotating buffers. */
-static const char *in_t(const char *rel)
-{
-	static char bufs[8][PATH_BUF];
-	static size_t next;
-	char *b = bufs[next++ % 8];
-
-	snprintf(b, PATH_BUF, "%s%s%s", T, *rel ? "/" : "", rel);
-	return b;
-}
-
-/* Point descriptor 2 at a new file T/@rel; returns its descriptor. */
-static int stderr_to(const char *rel)
-{
-	int fd = open(in_t(rel), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-	cr_assert_geq(fd, 0, "%s: %s", rel, strerror(errno));
-	if (fd != 2) {
-		cr_assert_eq(dup2(fd, 2), 2);
-		close(fd);
-	}
-	return 2;
-}
-
-static void setup(void)
-{
-	char tmpl[] = "/tmp/cordon-report-XXXXXX";
-	char *t;
-
-	cr_assert_not_null(mkdtemp(tmpl));
-	t = realpath(tmpl, NULL);
-	cr_assert(t && strlen(t) < sizeof(T));
-	memcpy(T, t, strlen(t) + 1);
-	free(t);
-	cr_assert_eq(mkdir(in_t("ro"), 0755), 0);
-	cr_assert_eq(mkdir(in_t("ws"), 0755), 0);
-	cr_assert_eq(mkdir(in_t("out"), 0755), 0);
-	memset(&shim.policy, 0, sizeof(shim.policy));
-	cr_assert_eq(policy_add_root(&shim.policy, "/usr", RIGHT_R | RIGHT_X,
-				     ORIGIN_DEFAULT, true),
-		     0);
-	cr_assert_eq(policy_add_root(&shim.policy, in_t("ws"), RIGHT_ALL,
-				     ORIGIN_DEFAULT, true),
-		     0);
-	cr_assert_eq(policy_add_root(&shim.policy, in_t("ro"), RIGHT_R,
-				     ORIGIN_USER, true),
-		     0);
-	snprintf(log_spec, sizeof(log_spec), "file:%s", in_t("audit.jsonl"));
-	shim.extra = (struct snapshot_extra){ .log = log_spec };
-	saved_err = fcntl(2, F_DUPFD_CLOEXEC, 3);
-	cr_assert_geq(saved_err, 0);
-	stderr_to("stderr");
-	shim_note_stderr();
-}
-
-static int rm_one(const char *path, const struct stat *st, int type,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-static void teardown(void)
-{
-	if (saved_err >= 0)
-		dup2(saved_err, 2);
-	policy_free(&shim.policy);
-	if (T[0])
-		nftw(T, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-}
-
-TestSuite(report, .init = setup, .fini = teardown);
-
-/* The whole of T/@rel ("" when absent), in `text`. */
-static const char *slurp(const char *rel)
-{
-	int fd = open(in_t(rel), O_RDONLY | O_CLOEXEC);
-	ssize_t n = 0, got;
-
-	text[0] = '\0';
-	if (fd < 0)
-		return text;
-	while ((got = read(fd, text + n, sizeof(text) - 1 - (size_t)n)) > 0)
-		n += got;
-	close(fd);
-	text[n] = '\0';
-	return text;
-}
-
-static size_t lines_in(const char *rel)
-{
-	size_t n = 0;
-
-	for (const char *s = slurp(rel); *s; s++)
-		n += *s == '\n';
-	return n;
-}
-
-/* Record @i (from 0) of the log, parsed; NULL when there is none. */
-static json_t *record(size_t i)
-{
-	const char *s = slurp("audit.jsonl");
-	json_error_t e;
-	json_t *r;
-
-	for (; i > 0 && s; i--) {
-		s = strchr(s, '\n');
-		s = s ? s + 1 : NULL;
-	}
-	if (!s || !*s)
-		return NULL;
-	r = json_loadb(s, strcspn(s, "\n"), JSON_REJECT_DUPLICATES, &e);
-	cr_assert_not_null(r, "record %zu is not JSON (%s): %s", i, e.text, s);
-	return r;
-}
-
-static const char *str(json_t *r, const char *key)
-{
-	const char *v = json_string_value(json_object_get(r, key));
-
-	cr_assert_not_null(v, "no string \"%s\"", key);
-	return v;
-}
-
-static struct op op_of(const char *name, unsigned int need, const char *path)
-{
-	return (struct op){
-		.name = name, .need = need, .dirfd = AT_FDCWD, .path = path
-	};
-}
 
 /* ---- the line -------------------------------------------------------- */
 
@@ -322,130 +169,88 @@ Test(report, errno_is_kept)
 	cr_assert_eq(errno, EILSEQ);
 }
 
-/* ---- the record ------------------------------------------------------ */
+Test(report, a_long_path_makes_one_clean_line)
+{
+	static char path[3001], resolved[PATH_BUF], want[3 * PATH_BUF];
+	struct op op = op_of("open", RIGHT_W, path);
 
-static void has_exactly(json_t *r, const char *const *keys)
+	memset(path, 'a', sizeof(path) - 1);
+	snprintf(resolved, sizeof(resolved), "%s/%s", in_t("out"), path);
+	report_denial(&op, resolved, "shim");
+	snprintf(want, sizeof(want),
+		 "cordon: denied write %s (%s) [open] (outside the writable "
+		 "roots %s); allow with --write %s\n",
+		 path, resolved, in_t("ws"), in_t("out"));
+	cr_assert_str_eq(one_line(), want);
+	cr_assert_eq(text_len, strlen(want));
+}
+
+/* "/d0000/d0001...": no stretch of it repeats, so a piece of it that
+ * matches its start (or its end) can only be its start (its end). */
+static void counted_path(char *buf, size_t len)
 {
 	size_t n = 0;
 
-	for (; keys[n]; n++)
-		cr_assert_not_null(json_object_get(r, keys[n]), "no \"%s\"",
-				   keys[n]);
-	cr_assert_eq(json_object_size(r), n, "%zu fields, expected %zu",
-		     json_object_size(r), n);
+	for (unsigned int i = 0; n + 6 < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "/d%04u", i);
+	buf[n] = '\0';
 }
 
-Test(report, the_record_is_one_json_line_of_the_documented_fields)
+Test(report, a_path_too_long_for_the_line_is_cut_in_its_middle)
 {
-	static const char *const keys[] = {
-		"time",	 "pid",	     "ppid", "program", "operation",
-		"path",	 "resolved", "need", "verdict", "rule",
-		"allow", "layer",    NULL,
-	};
-	struct op op = op_of("open64", RIGHT_W, "../ro/new");
-	char exe[PATH_BUF], want[1024];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	time_t before = time(NULL), after;
-	const char *line, *why = NULL;
-	json_t *r, *kept;
-	double t;
+	static char path[12000], want[PATH_BUF];
+	struct op op = op_of("open", RIGHT_W, path);
+	const char *line, *shown, *end, *cut;
+	size_t head, tail;
 
-	cr_assert_gt(n, 0);
-	exe[n] = '\0';
-	report_denial(&op, in_t("ro/new"), "shim");
-	after = time(NULL);
-	line = slurp("audit.jsonl");
-	cr_assert_eq(strchr(line, '\n'), line + strlen(line) - 1,
-		     "not one line: %s", line);
-	r = record(0);
-	has_exactly(r, keys);
-	t = json_number_value(json_object_get(r, "time"));
-	cr_assert(json_is_real(json_object_get(r, "time")));
-	cr_assert((time_t)t >= before && (time_t)t <= after,
-		  "time %f outside [%ld, %ld]", t, (long)before, (long)after);
-	cr_assert_eq(json_integer_value(json_object_get(r, "pid")), getpid());
-	cr_assert_eq(json_integer_value(json_object_get(r, "ppid")), getppid());
-	cr_assert_str_eq(str(r, "program"), exe);
-	cr_assert_str_eq(str(r, "operation"), "open64");
-	cr_assert_str_eq(str(r, "path"), "../ro/new");
-	cr_assert_str_eq(str(r, "resolved"), in_t("ro/new"));
-	cr_assert_eq(json_integer_value(json_object_get(r, "need")), RIGHT_W);
-	cr_assert_str_eq(str(r, "verdict"), "deny");
-	snprintf(want, sizeof(want), "%s is granted r only", in_t("ro"));
-	cr_assert_str_eq(str(r, "rule"), want);
-	snprintf(want, sizeof(want), "with --write %s", in_t("ro"));
-	cr_assert_str_eq(str(r, "allow"), want);
-	cr_assert_str_eq(str(r, "layer"), "shim");
-	json_decref(r);
-	/* and the launcher, which trusts nothing from inside, keeps it */
-	kept = record_parse(line, strlen(line), &why);
-	cr_assert_not_null(kept, "the launcher rejects it: %s", why);
-	json_decref(kept);
-}
-
-Test(report, a_network_record_names_the_destination_not_a_path)
-{
-	static const char *const keys[] = {
-		"time",	       "pid",	  "ppid", "program", "operation",
-		"destination", "verdict", "rule", "layer",   NULL,
-	};
-	struct op op = op_of("connect", 0, NULL);
-	json_t *r;
-
-	op.dest = "127.0.0.1:80";
-	audit_record(&op, NULL, "network is off", "shim");
-	r = record(0);
-	has_exactly(r, keys);
-	cr_assert_str_eq(str(r, "destination"), "127.0.0.1:80");
-	cr_assert_str_eq(str(r, "rule"), "network is off");
-	json_decref(r);
-}
-
-Test(report, text_from_the_program_is_escaped_in_the_record)
-{
-	static const char path[] = "q\"b\\s\nn\x01c\x7f\xc3\xa9";
-	struct op op = op_of("open", RIGHT_R, path);
-	const char *line;
-	json_t *r;
-
+	counted_path(path, sizeof(path));
 	report_denial(&op, in_t("out/f"), "shim");
-	cr_assert_eq(lines_in("audit.jsonl"), 1);
-	r = record(0);
-	cr_assert_str_eq(str(r, "path"), path);
-	json_decref(r);
-	/* a byte that is not UTF-8: escaped, so the line stays JSON */
-	op.path = "bad\xff";
-	report_denial(&op, in_t("out/f"), "shim");
-	line = slurp("audit.jsonl");
-	cr_assert_not_null(strstr(line, "\"path\":\"bad\\u00ff\""), "%s", line);
-	r = record(1);
-	cr_assert_not_null(r);
-	json_decref(r);
+	line = one_line();
+	cr_assert_leq(text_len, 2 * PATH_BUF);
+	/* the option people paste, whole */
+	snprintf(want, sizeof(want), "); allow with --write %s\n", in_t("out"));
+	cr_assert_str_eq(line + text_len - strlen(want), want);
+	/* the path: its start, "...", its end */
+	shown = line + strlen("cordon: denied write ");
+	snprintf(want, sizeof(want), " (%s) [open]", in_t("out/f"));
+	end = strstr(shown, want);
+	cr_assert_not_null(end, "%s", line);
+	cut = strstr(shown, "...");
+	cr_assert(cut && cut < end, "not cut: %.300s", line);
+	head = (size_t)(cut - shown);
+	tail = (size_t)(end - cut) - 3;
+	cr_assert_geq(head, 1000, "%zu of the start kept", head);
+	cr_assert_geq(tail, 1000, "%zu of the end kept", tail);
+	cr_assert_eq(strncmp(shown, path, head), 0, "not the path's start");
+	cr_assert_eq(strncmp(cut + 3, path + strlen(path) - tail, tail), 0,
+		     "not the path's end");
 }
 
-Test(report, records_go_to_a_unix_socket_when_the_log_says_so)
+Test(report, control_bytes_in_a_name_are_escaped_as_the_launcher_does)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	struct op op = op_of("open", RIGHT_W, "f");
-	char buf[8192];
-	ssize_t n;
-	int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	json_error_t e;
-	json_t *r;
+	static const char name[] = "new\nline\x1b[31mred\r\t\x01\x7f\\"
+				   "\xc2\x9b\xe2\x80\xae\xff\xc3\xa9";
+	char resolved[PATH_BUF], e_name[1024], e_res[1024], want[4096];
+	struct op op = op_of("open", RIGHT_W, name);
+	int fd;
 
-	cr_assert_geq(s, 0);
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", in_t("log.sock"));
-	cr_assert_eq(bind(s, (struct sockaddr *)&sa, sizeof(sa)), 0, "%s",
-		     strerror(errno));
-	snprintf(log_spec, sizeof(log_spec), "unix:%s", in_t("log.sock"));
-	report_denial(&op, in_t("out/f"), "shim");
-	n = recv(s, buf, sizeof(buf) - 1, MSG_DONTWAIT);
-	cr_assert_gt(n, 0, "no datagram: %s", strerror(errno));
-	cr_assert_eq(buf[n - 1], '\n');
-	r = json_loadb(buf, (size_t)n, 0, &e);
-	cr_assert_not_null(r, "%s", e.text);
-	cr_assert_str_eq(str(r, "resolved"), in_t("out/f"));
-	json_decref(r);
-	cr_assert_str_eq(slurp("audit.jsonl"), "", "nothing in a file");
-	close(s);
+	snprintf(resolved, sizeof(resolved), "%s/%s", in_t("out"), name);
+	fd = open(resolved, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	cr_assert_geq(fd, 0, "%s", strerror(errno));
+	close(fd);
+	report_denial(&op, resolved, "shim");
+	/* the path, as given and resolved, and the option naming the
+	 * file (it exists): each as enforce/record.c escapes it */
+	record_escape(e_name, sizeof(e_name), name);
+	record_escape(e_res, sizeof(e_res), resolved);
+	cr_assert_not_null(strstr(e_name,
+				  "new\\nline\\x1b[31mred\\r\\t\\x01"
+				  "\\x7f\\\\\\u009b\\u202e\\xff\xc3\xa9"),
+			   "%s", e_name);
+	snprintf(want, sizeof(want),
+		 "cordon: denied write %s (%s) [open] (outside the writable "
+		 "roots %s); allow with --write %s\n",
+		 e_name, e_res, in_t("ws"), e_res);
+	cr_assert_str_eq(one_line(), want);
 }
+

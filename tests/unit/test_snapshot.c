@@ -4,32 +4,7 @@
  * paths hold; a value the encoder would not write is refused, with the
  * errors snapshot.h lists, and nothing is written past a buffer.
  */
-#include <criterion/criterion.h>
-#include <errno.h>
-#include <stdio.h>
-#include <string.h>
-
-#include "enforce/policy_edit.h"
-#include "shim/core/snapshot.h"
-#include "shim/core/strbuf.h"
-
-static struct policy in, got;
-static struct snapshot_extra xin, xgot;
-static char value[SNAPSHOT_MAX], store[SNAPSHOT_MAX];
-
-static void fini(void)
-{
-	policy_free(&in);
-	memset(&in, 0, sizeof(in));
-}
-
-TestSuite(snapshot, .fini = fini);
-
-static void add(const char *path, unsigned int rights, enum root_origin o,
-		bool dir)
-{
-	cr_assert_eq(policy_add_root(&in, path, rights, o, dir), 0, "%s", path);
-}
+#include "snapshot_fixture.h"
 
 static void name(const char *s)
 {
@@ -37,11 +12,6 @@ static void name(const char *s)
 	in.env_names[in.nenv_names] = strdup(s);
 	cr_assert_not_null(in.env_names[in.nenv_names]);
 	in.nenv_names++;
-}
-
-static int decode(const char *v)
-{
-	return snapshot_decode(v, &got, &xgot, store, sizeof(store));
 }
 
 /* Encode @in and @xin, decode the value, and check both ways. */
@@ -55,6 +25,7 @@ static void round_trip(void)
 		cr_assert((unsigned char)value[i] >= 0x20 && value[i] != 0x7f,
 			  "a control byte at %d of the value", i);
 	cr_assert_eq(decode(value), 0, "decode: %s", value);
+	same_text(value);
 }
 
 static void same_policy(void)
@@ -209,7 +180,7 @@ Test(snapshot, what_does_not_travel_is_cleared)
 	round_trip();
 	cr_assert_null(strstr(value, "FOO=1"));
 	memset(&got, 0x5a, offsetof(struct policy, roots));
-	cr_assert_eq(decode("v=1"), 0);
+	cr_assert_eq(decode(EMPTY), 0);
 	cr_assert_eq(got.nroots, 0);
 	cr_assert_eq(got.nenv_sets, 0);
 	cr_assert(!got.best_effort);
@@ -241,206 +212,4 @@ Test(snapshot, the_encoder_needs_room_for_the_value_and_its_nul)
 			     -ENAMETOOLONG, "len %zu", len);
 		cr_assert_eq(small[len], '#', "written past %zu bytes", len);
 	}
-}
-
-/* ---- the decoder refuses ------------------------------------------ */
-
-static void refused(const char *v, int err)
-{
-	int ret = decode(v);
-
-	cr_assert_eq(ret, err, "decode(\"%s\") = %d, expected %d", v, ret, err);
-}
-
-Test(snapshot, an_unknown_version_is_refused)
-{
-	refused("", -EINVAL);
-	refused("v=", -EINVAL);
-	refused("v=0", -EINVAL);
-	refused("v=2|net=0", -EINVAL);
-	refused("v=10", -EINVAL);
-	refused("v=1x|net=0", -EINVAL);
-	refused("V=1", -EINVAL);
-	refused("net=0|v=1", -EINVAL);
-	cr_assert_eq(decode("v=1"), 0);
-	cr_assert_eq(decode("v=1|net=2"), 0);
-	cr_assert_eq(got.net, NET_ON);
-}
-
-Test(snapshot, a_malformed_or_missing_value_is_refused)
-{
-	static const char *const bad[] = {
-		"v=1|",
-		"v=1||q=0",
-		"v=1|zz=1",
-		"v=1|net",
-		"v=1|net=",
-		"v=1|net=3",
-		"v=1|net=-1",
-		"v=1|net=x",
-		"v=1|net=1x",
-		"v=1|env=2",
-		"v=1|q=",
-		"v=1|q=2",
-		"v=1|q=11",
-		"v=1|sa=2",
-		"v=1|learn=",
-		"v=1|con=x",
-		"v=1|con=,80",
-		"v=1|con=80,,443",
-		"v=1|con=65536",
-		"v=1|con=99999999999999999999999",
-		"v=1|bnd=1 2",
-		"v=1|names=,A",
-		"v=1|names=A,,B",
-		"v=1|root=",
-		"v=1|root=rwx",
-		"v=1|root=rwx,d",
-		"v=1|root=rwx,d,u",
-		"v=1|root=rwx,d,u,",
-		"v=1|root=rwx,d,u,relative",
-		"v=1|root=rwx,x,u,/a",
-		"v=1|root=rwx,d,z,/a",
-		"v=1|root=rwx,dd,u,/a",
-		"v=1|root=rwx,d,u,/a,b",
-		"v=1|root=rwx,d,u,/a|",
-		"v=1|log=/a,b",
-	};
-
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		refused(bad[i], -EINVAL);
-}
-
-Test(snapshot, a_bad_percent_escape_is_refused)
-{
-	static const char *const bad[] = {
-		"v=1|log=/a%",	 "v=1|log=/a%4",	 "v=1|log=/a%G1",
-		"v=1|log=/a%1G", "v=1|log=/a%%41",	 "v=1|names=A%",
-		"v=1|names=A%2", "v=1|root=r,d,u,/a%zz", "v=1|root=r,d,u,/a%",
-		"v=1|log=/a% 1",
-	};
-
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		refused(bad[i], -EINVAL);
-	/* the twin: both cases of hex digit decode */
-	cr_assert_eq(decode("v=1|log=/%7c%7C%2c%25"), 0);
-	cr_assert_str_eq(xgot.log, "/||,%");
-}
-
-/* A snapshot of @n roots, or ports, or names. */
-static const char *many(const char *field, size_t n)
-{
-	static char v[SNAPSHOT_MAX];
-	struct strbuf sb = STRBUF(v, sizeof(v));
-
-	sb_puts(&sb, "v=1");
-	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(field, "root")) {
-			sb_puts(&sb, "|root=r,d,d,/r");
-			sb_uint(&sb, i);
-		} else {
-			sb_puts(&sb, i ? "," : field);
-			if (*field == 'n')
-				sb_puts(&sb, "N");
-			sb_uint(&sb, i);
-		}
-	}
-	cr_assert(!sb.full);
-	return v;
-}
-
-Test(snapshot, more_roots_ports_or_names_than_the_caps_are_refused)
-{
-	cr_assert_eq(decode(many("root", POLICY_MAX_ROOTS)), 0);
-	cr_assert_eq(got.nroots, POLICY_MAX_ROOTS);
-	refused(many("root", POLICY_MAX_ROOTS + 1), -E2BIG);
-	cr_assert_eq(decode(many("|con=", POLICY_MAX_PORTS)), 0);
-	cr_assert_eq(got.nconnect, POLICY_MAX_PORTS);
-	refused(many("|con=", POLICY_MAX_PORTS + 1), -E2BIG);
-	cr_assert_eq(decode(many("|bnd=", POLICY_MAX_PORTS)), 0);
-	refused(many("|bnd=", POLICY_MAX_PORTS + 1), -E2BIG);
-	cr_assert_eq(decode(many("|names=", POLICY_MAX_ENV)), 0);
-	cr_assert_eq(got.nenv_names, POLICY_MAX_ENV);
-	refused(many("|names=", POLICY_MAX_ENV + 1), -E2BIG);
-}
-
-Test(snapshot, ports_of_repeated_fields_count_together)
-{
-	char v[1024];
-	struct strbuf sb = STRBUF(v, sizeof(v));
-
-	sb_puts(&sb, "v=1|con=");
-	for (int i = 0; i < 40; i++)
-		sb_puts(&sb, i ? ",1" : "1");
-	sb_puts(&sb, "|con=");
-	for (int i = 0; i < POLICY_MAX_PORTS - 40 + 1; i++)
-		sb_puts(&sb, i ? ",2" : "2");
-	refused(v, -E2BIG);
-}
-
-Test(snapshot, a_store_too_small_is_refused_and_not_overrun)
-{
-	static const char v[] = "v=1|names=ABC,D|log=file:/x";
-	/* "ABC" "D" "file:/x" and their NULs */
-	const size_t need = 4 + 2 + 8;
-	char small[64];
-	int ret;
-
-	for (size_t len = 0; len < need; len++) {
-		memset(small, '#', sizeof(small));
-		ret = snapshot_decode(v, &got, &xgot, small, len);
-		cr_assert_eq(ret, -ENAMETOOLONG, "store of %zu: %d", len, ret);
-		cr_assert_eq(small[len], '#', "written past %zu bytes", len);
-	}
-	cr_assert_eq(snapshot_decode(v, &got, &xgot, small, need), 0);
-	cr_assert_str_eq(got.env_names[1], "D");
-	cr_assert_str_eq(xgot.log, "file:/x");
-}
-
-Test(snapshot, a_root_without_room_in_the_store_is_refused)
-{
-	static const char v[] = "v=1|root=rx,d,d,/usr";
-	char small[8];
-
-	memset(small, '#', sizeof(small));
-	/* snapshot.h promises -ENAMETOOLONG; take_root() reports any
-	 * failure of its path as -EINVAL: refused either way */
-	cr_assert_lt(snapshot_decode(v, &got, &xgot, small, 4), 0);
-	cr_assert_eq(small[4], '#');
-	cr_assert_eq(snapshot_decode(v, &got, &xgot, small, 5), 0);
-	cr_assert_str_eq(got.roots[0].path, "/usr");
-}
-
-Test(snapshot, a_value_cut_short_is_refused)
-{
-	int n;
-
-	add("/home/u/proj", RIGHT_ALL, ORIGIN_USER, true);
-	xin.log = "file:/a%b";
-	n = snapshot_encode(&in, &xin, value, sizeof(value));
-	cr_assert_gt(n, 0);
-	/* cut anywhere in the root's key or header: no valid value */
-	for (const char *cut = strstr(value, "|root=") + 1; *cut != '/';
-	     cut++) {
-		char v[256];
-
-		snprintf(v, sizeof(v), "%.*s", (int)(cut - value), value);
-		refused(v, -EINVAL);
-	}
-	/* nothing is read past the end: what lies there looks like the
-	 * rest of a root header */
-	refused("v=1|root=rwx,d,\0,/x", -EINVAL);
-	refused("v=1|root=rwx,d\0u,/x", -EINVAL);
-	refused("v=1|log=file:/a%2", -EINVAL);
-	refused("v=1|log=file:/a%", -EINVAL);
-	refused("v=1|net=", -EINVAL);
-}
-
-Test(snapshot, decoding_leaves_errno_alone)
-{
-	errno = EXDEV;
-	cr_assert_eq(decode("v=1|net=1|con=443|root=rx,d,d,/usr"), 0);
-	cr_assert_eq(errno, EXDEV);
-	cr_assert_neq(decode("v=1|root=rx,d,d,/usr%"), 0);
-	cr_assert_eq(errno, EXDEV);
 }
