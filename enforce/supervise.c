@@ -26,6 +26,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -179,13 +180,22 @@ int supervise_socket_dir(const struct supervisor *s, char out[PATH_BUF])
 	return 0;
 }
 
+/* supervise_prepare() clears what comes before the tally: nothing may
+ * come after it. */
+_Static_assert(sizeof(struct supervisor) - offsetof(struct supervisor, tally) -
+			       sizeof(struct tally) <
+		       _Alignof(struct supervisor),
+	       "the tally is the supervisor's last member");
+
 int supervise_prepare(struct supervisor *s, const char *log, char *err,
 		      size_t errlen)
 {
 	char def[PATH_BUF];
 	int ret;
 
-	memset(s, 0, sizeof(*s));
+	/* all but the tally, which clears only its counts (tally.h) */
+	memset(s, 0, offsetof(struct supervisor, tally));
+	tally_init(&s->tally);
 	s->sock = s->logfd = -1;
 	if (!log) {
 		ret = supervise_default_log(def);

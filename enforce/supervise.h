@@ -54,7 +54,8 @@ struct supervisor {
 	int write_err;		  /* the errno of the last of them */
 	size_t denials_unwritten; /* of tally.denials, not in the log */
 	enum supervise_sigsys sigsys;
-	struct tally tally; /* what the kept reports said */
+	struct tally tally; /* what the kept reports said; the last
+			     * member (supervise_prepare) */
 };
 
 /* ~/.local/state/cordon/audit.jsonl ($XDG_STATE_HOME), its dir created. */

@@ -23,6 +23,12 @@ static void copy_text(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
+void tally_init(struct tally *t)
+{
+	t->denials = t->kernel_denials = 0;
+	t->nunshimmed = t->ngroups = 0;
+}
+
 static const char *field(json_t *record, const char *name)
 {
 	const char *v = json_string_value(json_object_get(record, name));
@@ -41,6 +47,8 @@ static struct tally_group *group_of(struct tally *t, const char *rule)
 		return NULL; /* counted in the total all the same */
 	g = &t->groups[t->ngroups++];
 	copy_text(g->rule, sizeof(g->rule), rule);
+	g->count = 0;
+	g->ntargets = 0;
 	return g;
 }
 
@@ -59,6 +67,7 @@ static struct tally_target *target_of(struct tally_group *g, json_t *record)
 	tg = &g->targets[g->ntargets++];
 	copy_text(tg->what, sizeof(tg->what), what);
 	copy_text(tg->allow, sizeof(tg->allow), field(record, "allow"));
+	tg->count = 0;
 	return tg;
 }
 

@@ -84,3 +84,37 @@ Test(summary, nothing_to_say_says_nothing)
 	fflush(stderr);
 	cr_assert_stderr_eq_str("");
 }
+
+static void note_denial(struct tally *t, const char *rule, const char *what)
+{
+	json_t *r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "operation",
+			      "open", "verdict", "deny", "layer", "shim",
+			      "rule", rule, "resolved", what, "allow",
+			      "with --read /x");
+
+	cr_assert_not_null(r);
+	tally_note(t, r);
+	json_decref(r);
+}
+
+/* tally_init() clears the counts alone: a group and a target start
+ * from zero when taken, whatever their memory held before. */
+Test(summary, a_tally_counts_from_zero_over_tables_left_dirty)
+{
+	static struct tally t;
+
+	memset(&t, 0xa5, sizeof(t));
+	tally_init(&t);
+	note_denial(&t, "outside the readable roots", "/a");
+	note_denial(&t, "outside the readable roots", "/b");
+	note_denial(&t, "outside the readable roots", "/a");
+	cr_assert_eq(t.denials, 3);
+	cr_assert_eq(t.kernel_denials, 0);
+	cr_assert_eq(t.nunshimmed, 0);
+	cr_assert_eq(t.ngroups, 1);
+	cr_assert_eq(t.groups[0].count, 3);
+	cr_assert_eq(t.groups[0].ntargets, 2);
+	cr_assert_str_eq(t.groups[0].targets[0].what, "/a");
+	cr_assert_eq(t.groups[0].targets[0].count, 2);
+	cr_assert_eq(t.groups[0].targets[1].count, 1);
+}
