@@ -460,7 +460,7 @@ for p in sys.argv[1:]:
         os.stat(p); print("ok", p[len(sys.argv[1]) - 4:])
     except OSError as e:
         print("fail", p[len(sys.argv[1]) - 4:], e.errno)'
-	local pol="$(shim_policy)|root=,d,p,$T/ws/vault"
+	local pol="$(shim_policy)|root=-,d,p,$T/ws/vault"
 	CORDON_POLICY=$pol LD_PRELOAD="$HELPERS/libcordon.so" python3 -c "$py" \
 		"$T/ws/file" "$T/ws/open/key" "$T/ws/vault/key" \
 		"$T/ws/file" "$T/ws/vault/key" "$T/ws/vault/in/key" \
