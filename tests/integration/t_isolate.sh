@@ -57,7 +57,14 @@ test_isolate_audit_log_is_out_of_the_commands_reach() {
 	# twin: a process outside holding a log is robbed that way
 	echo keep > "$T/out/twin.jsonl"
 	sleep 5 3>> "$T/out/twin.jsonl" &
-	local holder=$!
+	local holder=$! i
+	# until the background job is sleep holding the log (before its
+	# exec it is a fork of this shell, with the shell's descriptors)
+	for i in $(seq 100); do
+		[ "$(cat "/proc/$holder/comm" 2> /dev/null)" = sleep ] &&
+			[ -e "/proc/$holder/fd/3" ] && break
+		sleep 0.05
+	done
 	plain reach getfds "$holder"
 	kill "$holder"
 	assert_stdout_has '^truncated 3$'
