@@ -141,6 +141,35 @@ char **shimenv_scrubbed(const struct policy *p, size_t *cap)
 	return (char **)out;
 }
 
+/*
+ * A --write naming the audit log, or the report socket's directory (the
+ * state directory) or a path in it, would lift their protection
+ * (protect.c): the command could then rewrite its own records or take
+ * the socket's place.  Refused as bad input: never granted.
+ */
+static int refuse_own(const struct policy *p, const struct supervisor *sup,
+		      char *err, size_t len)
+{
+	char dir[PATH_BUF];
+	bool has_dir = supervise_socket_dir(sup, dir) == 0;
+
+	for (size_t i = 0; i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+
+		if (r->origin != ORIGIN_USER || !(r->rights & RIGHT_W))
+			continue;
+		if (strcmp(r->path, sup->logpath) == 0 ||
+		    (has_dir && path_is_within(r->path, dir))) {
+			snprintf(err, len,
+				 "--write '%s': cordon's own audit log and "
+				 "state are never granted",
+				 r->path);
+			return -EPERM;
+		}
+	}
+	return 0;
+}
+
 /* The shim: grant its file, preload it, bind the report socket. */
 int shimenv_prepare(struct cli *c, char **envp, size_t cap,
 		    struct supervisor *sup)
@@ -163,6 +192,11 @@ int shimenv_prepare(struct cli *c, char **envp, size_t cap,
 	ret = policy_add_root(p, lib, RIGHT_R | RIGHT_X, ORIGIN_DEFAULT, false);
 	if (!ret)
 		ret = supervise_prepare(sup, c->log, err, sizeof(err));
+	if (!ret) {
+		ret = refuse_own(p, sup, err, sizeof(err));
+		if (ret)
+			supervise_close(sup); /* its socket: not left behind */
+	}
 	/* cordon's own files, where a writable root holds them */
 	if (!ret)
 		ret = protect_write(p, lib);

@@ -13,11 +13,13 @@
  * terminal but through record_escape().
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "enforce/record.h"
 #include "enforce/summary.h"
 #include "enforce/tally.h"
+#include "shim/core/rule.h"
 
 #define RULES_SHOWN 5
 #define PATHS_SHOWN 4
@@ -25,8 +27,25 @@
 #define ESCAPED_MAX    (4 * 300 + 1)
 #define ESCAPE(buf, s) record_escape(buf, sizeof(buf), s)
 
+/* "; allow with OPTION" for @tg, into @buf: the option computed
+ * outside (tally.c), quoted by sb_shell(): no raw control byte, and a
+ * backslash in it is bash's, so it is printed as it is. */
+static const char *allow(const struct tally *t, const struct tally_target *tg,
+			 const char *const own[], char buf[ESCAPED_MAX])
+{
+	if (tg->option == TALLY_NO_OPTION)
+		return "; " RULE_NO_OPTION;
+	if (tg->option < 0 || (size_t)tg->option >= t->noptions)
+		return "";
+	if (tally_is_own(t->options[tg->option].path, own))
+		return "; " RULE_CORDONS;
+	snprintf(buf, ESCAPED_MAX, "; allow with %s",
+		 t->options[tg->option].text);
+	return buf;
+}
+
 /* The denials, grouped by rule, most frequent first. */
-static void print_groups(struct tally *t)
+static void print_groups(struct tally *t, const char *const own[])
 {
 	char esc[ESCAPED_MAX], esc2[ESCAPED_MAX];
 	size_t rest = t->denials;
@@ -45,10 +64,8 @@ static void print_groups(struct tally *t)
 			const struct tally_target *tg = &g->targets[j];
 
 			more -= tg->count;
-			fprintf(stderr, "cordon:   %6zu  %s%s%s\n", tg->count,
-				ESCAPE(esc, tg->what),
-				*tg->allow ? "; allow " : "",
-				ESCAPE(esc2, tg->allow));
+			fprintf(stderr, "cordon:   %6zu  %s%s\n", tg->count,
+				ESCAPE(esc, tg->what), allow(t, tg, own, esc2));
 		}
 		if (more)
 			fprintf(stderr,
@@ -107,13 +124,40 @@ static void print_losses(const struct supervisor *s)
 			s->rejected, plural(s->rejected));
 }
 
+/*
+ * The last word: every option that allows what was refused, in one line
+ * to paste (the harness parses it: "cordon: allow all of it with: ").
+ */
+static void print_options(const struct tally *t, const char *const own[])
+{
+	char *line = t->denials ? tally_options(t, own) : NULL;
+
+	if (line)
+		fprintf(stderr, "cordon: allow all of it with: %s\n", line);
+	if (line && t->options_lost)
+		fprintf(stderr,
+			"cordon: and %zu more option%s past the %d kept (see "
+			"the log)\n",
+			t->options_lost, plural(t->options_lost),
+			TALLY_OPTIONS_MAX);
+	free(line);
+}
+
 void summary_print(struct supervisor *s)
 {
-	char esc[ESCAPED_MAX];
+	char esc[ESCAPED_MAX], dir[PATH_BUF];
+	/* cordon's own audit log and state: no option grants them */
+	const char *own[3] = { NULL };
+	size_t n = 0;
+
+	if (s->logpath[0])
+		own[n++] = s->logpath;
+	if (supervise_socket_dir(s, dir) == 0)
+		own[n++] = dir;
 
 	if (s->tally.denials) {
 		print_header(s);
-		print_groups(&s->tally);
+		print_groups(&s->tally, own);
 	}
 	for (size_t i = 0; i < s->tally.nunshimmed; i++)
 		fprintf(stderr,
@@ -130,4 +174,5 @@ void summary_print(struct supervisor *s)
 	else if (s->sigsys == SUPERVISE_EXIT_159)
 		fprintf(stderr, "cordon: %s\n", SUPERVISE_SIGSYS_RELAYED);
 	print_losses(s);
+	print_options(&s->tally, own);
 }

@@ -56,6 +56,8 @@ void change_rename_ops(struct op *from, struct op *to, const char *name,
 {
 	*from = change_op(name, ofd, old, AT_SYMLINK_NOFOLLOW);
 	*to = OP(name, from->need, nfd, new, PATH_NOFOLLOW);
+	from->end = "source";
+	to->end = "destination";
 }
 
 void change_link_ops(struct op *from, struct op *to, const char *name, int ofd,
@@ -65,4 +67,6 @@ void change_link_ops(struct op *from, struct op *to, const char *name, int ofd,
 	*to = change_make_op(name, nfd, new);
 	if (!from->need || !to->need)
 		from->need = to->need = 0;
+	from->end = "source";
+	to->end = "destination";
 }

@@ -18,12 +18,23 @@
 /* Kept out of line: their path buffers stay off the fast path's stack. */
 #define NOINLINE __attribute__((noinline))
 
-/* Resolve @op's path; false when the kernel would fail the call anyway
+/*
+ * Resolve @op's path; false when the kernel would fail the call anyway
  * (a missing directory before "..", ELOOP, ...): the real call then
- * fails by itself, with the kernel's own errno. */
+ * fails by itself, with the kernel's own errno.
+ *
+ * What root may not look up (a link in the workspace to a directory of
+ * another user's, which root searches only with the capabilities the
+ * sandbox took; a secret covered by a mount of mode 000) is named as the
+ * path says, and a refusal of the policy there explained, not left
+ * silent.  Any other user meets the same EACCES without cordon: that
+ * refusal is not the sandbox's to explain.
+ */
 static bool resolve(const struct op *op, char out[PATH_BUF])
 {
-	return path_resolve(op->dirfd, op->path, op->pflags, out) == 0;
+	int unseen = syscall(SYS_geteuid) == 0 ? PATH_UNSEEN_LEXICAL : 0;
+
+	return path_resolve(op->dirfd, op->path, op->pflags | unseen, out) == 0;
 }
 
 static bool is_allowed(const struct op *op, const char *resolved)
@@ -238,7 +249,7 @@ static bool allowed_without_symlinks(const struct op *op)
  * and a program probing for an optional file is not told EACCES. */
 static bool absent_anyway(const struct op *op, const char *resolved)
 {
-	return !(op->need & RIGHT_W) && !op->creat && !path_exists(resolved);
+	return !(op->need & RIGHT_W) && !op->creat && path_is_absent(resolved);
 }
 
 /* What the fast paths left: the full resolution, and the report. */
@@ -262,9 +273,13 @@ int shim_check(const struct op *op)
 	if (!shim.active || !op->path || !op->path[0])
 		return 0;
 	/* Visibility (need 0) and metadata have no kernel rule behind
-	 * them: a symlink in the workspace must not lead the shim out. */
-	if (!(op->need && !op->shim_only ? allowed_lexically(op)
-					 : allowed_without_symlinks(op)))
+	 * them: a symlink in the workspace must not lead the shim out.  A
+	 * call whose failure the hook never sees (an exec in a spawn's
+	 * child, ld.so's open) leaves nothing after it to explain the
+	 * kernel's refusal: decided on the path the kernel will walk. */
+	if (!(op->need && !op->shim_only && !op->blind_after
+		      ? allowed_lexically(op)
+		      : allowed_without_symlinks(op)))
 		ret = check_resolved(op);
 	/* Allowed to see that it is not there: say so, as the kernel
 	 * would without the read-only mounts (mounts.c), which make
@@ -275,12 +290,24 @@ int shim_check(const struct op *op)
 	return ret;
 }
 
+/*
+ * The errors by which the layers below refuse: Landlock says EACCES (or
+ * EXDEV for a rename or link that would change a file's rights), the
+ * filter and the dropped capabilities EPERM, the read-only mounts EROFS
+ * (a write through a symlink that leads out of a writable root, which
+ * the lexical fast path let through).
+ */
+bool shim_is_refusal(int err)
+{
+	return err == EACCES || err == EPERM || err == EROFS || err == EXDEV;
+}
+
 void shim_check_failed(const struct op *op, int err)
 {
 	char resolved[PATH_BUF];
 	int saved = errno;
 
-	if (!shim.active || !op->path || (err != EACCES && err != EPERM))
+	if (!shim.active || !op->path || !shim_is_refusal(err))
 		return;
 	if (resolve(op, resolved) && !is_allowed(op, resolved))
 		report_denial(op, resolved, "kernel");

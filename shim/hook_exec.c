@@ -110,16 +110,21 @@ static bool on_noexec_mount(int dirfd, const char *path, int at)
 
 /* Could the kernel run @path at all: a regular file with an x bit for
  * us (the mount's noexec aside)?  If not, the real call fails by itself
- * with the kernel's errno. */
-static bool is_runnable(int dirfd, const char *path, int pflags)
+ * with the kernel's errno.  With @unseen_ok, one this process cannot
+ * look up (EACCES: a directory on the way it may not search, as root
+ * without its capabilities) is judged all the same: the program named
+ * it, and a refusal of the policy is explained (not in a PATH search,
+ * where glibc skips such an entry without a word). */
+static bool is_runnable(int dirfd, const char *path, int pflags, bool unseen_ok)
 {
 	int at = (pflags & PATH_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0) |
 		 (pflags & PATH_EMPTY_OK ? AT_EMPTY_PATH : 0);
 	struct stat st;
 	long r;
 
-	if (syscall(SYS_newfstatat, dirfd, path, &st, at) != 0 ||
-	    !S_ISREG(st.st_mode))
+	if (syscall(SYS_newfstatat, dirfd, path, &st, at) != 0)
+		return unseen_ok && errno == EACCES;
+	if (!S_ISREG(st.st_mode))
 		return false;
 	r = syscall(SYS_faccessat2, dirfd, path, X_OK, AT_EACCESS | at);
 	if (r != 0 && errno == ENOSYS)
@@ -142,9 +147,11 @@ static int decide(const char *name, int dirfd, const char *path, int pflags)
 {
 	struct op op = OP(name, RIGHT_X, dirfd, path, pflags);
 
+	op.blind_after = true;
+
 	if (!shim_is_ready())
 		shim_init();
-	if (!shim.active || !path || !is_runnable(dirfd, path, pflags))
+	if (!shim.active || !path || !is_runnable(dirfd, path, pflags, true))
 		return 0;
 	return judge(&op);
 }
@@ -202,9 +209,10 @@ static enum pick search(const char *name, const char *file, bool use_path,
 	for (const char *p = path_var(); path_search_next(&p, file, run);) {
 		struct op op = OP(name, RIGHT_X, AT_FDCWD, run, 0);
 
+		op.blind_after = true;
 		if (!rel_ok && run[0] != '/')
 			return refused ? PICK_DENIED : PICK_AS_GIVEN;
-		if (is_runnable(AT_FDCWD, run, 0)) {
+		if (is_runnable(AT_FDCWD, run, 0, false)) {
 			if (judge(&op) == 0)
 				return refused ? PICK_FOUND : PICK_AS_GIVEN;
 			refused = true;

@@ -268,9 +268,11 @@ static bool is_plain_path(const char *file)
 static __attribute__((noinline)) bool dl_denied(const char *name,
 						const char *file)
 {
-	struct op op = OP(name, RIGHT_R, AT_FDCWD,
+	/* ld.so maps it executable: a root only readable is noexec */
+	struct op op = OP(name, RIGHT_R | RIGHT_X, AT_FDCWD,
 			  is_plain_path(file) ? file : NULL, 0);
 
+	op.blind_after = true;
 	return hook_deny(&op) != 0;
 }
 
@@ -314,6 +316,7 @@ SHIM_API int posix_spawn_file_actions_addopen(posix_spawn_file_actions_t *fa,
 	int saved = errno;
 	int ret;
 
+	op.blind_after = true;
 	if (hook_deny(&op))
 		return EACCES;
 	if (!real_posix_spawn_file_actions_addopen)

@@ -62,7 +62,7 @@ static inline int hook_decide(const struct op *op)
 /* After the real call failed with @err: the kernel's denial, if any. */
 static inline void hook_failed(const struct op *op, int err)
 {
-	if (err != EACCES && err != EPERM)
+	if (!shim_is_refusal(err))
 		return;
 	if (!guard_enter())
 		return;

@@ -30,7 +30,8 @@
 
 #define SEEN_SLOTS 1024
 #define RULE_MAX   1024
-#define ALLOW_MAX  (PATH_BUF + 64) /* "by adding PATH to CORDON_WRITE" */
+/* "by adding PATH to CORDON_WRITE", PATH quoted: a longer one is none */
+#define ALLOW_MAX (PATH_BUF + 256)
 /* Room for an option naming a PATH_BUF path, and the rest. */
 #define LINE_MAX_ (2 * PATH_BUF)
 /* The line but for its texts: "cordon: denied write ", " (", ") [",
@@ -78,22 +79,81 @@ static bool first_time(unsigned long h)
 	return true; /* the table is full: say it again, never lose it */
 }
 
-/* What would allow it: "with --write /x", or for the shim used alone
- * "by adding /x to CORDON_WRITE". */
-static void put_allow(struct strbuf *sb, const struct op *op,
-		      const char *resolved)
+static void clear(struct strbuf *sb)
 {
+	*sb = STRBUF(sb->buf, sb->cap);
+	sb->buf[0] = '\0';
+}
+
+/* Is @path cordon's own state: the report socket's directory, where
+ * the audit log lies by default?  The launcher grants it to no option
+ * (shimenv.c). */
+static __attribute__((noinline)) bool is_cordons(const char *path)
+{
+	const char *log = shim.extra.log, *slash;
+	char dir[PATH_BUF];
+	size_t n;
+
+	if (!log || strncmp(log, "unix:", 5) != 0)
+		return false;
+	log += 5;
+	slash = strrchr(log, '/');
+	n = slash ? (size_t)(slash - log) : 0;
+	if (n == 0 || n >= sizeof(dir))
+		return false;
+	memcpy(dir, log, n);
+	dir[n] = '\0';
+	return path_is_within(path, dir);
+}
+
+/* The shim used alone: "by adding /x to CORDON_WRITE".  Out of line:
+ * its buffer is off report_denial()'s stack. */
+static __attribute__((noinline)) void
+put_var(struct strbuf *sb, const struct op *op, const char *resolved)
+{
+	char grant[PATH_BUF];
+
+	if (!rule_grant_path(&shim.policy, op->name, op->need, resolved, grant))
+		return;
+	sb_puts(sb, "by adding ");
+	sb_shell(sb, grant);
+	sb_puts(sb, " to ");
+	sb_puts(sb, rule_var(op->need));
+}
+
+/* Can an option allow it at all (rule_grant_path())?  Asked only when
+ * none fit the line.  Out of line, as put_var(). */
+static __attribute__((noinline)) bool has_option(const struct op *op,
+						 const char *resolved)
+{
+	char grant[PATH_BUF];
+
+	return rule_grant_path(&shim.policy, op->name, op->need, resolved,
+			       grant);
+}
+
+/* What would allow it: "with --write /x", or for the shim used alone
+ * "by adding /x to CORDON_WRITE"; the path shell-quoted.  Nothing when
+ * no option can, for cordon's own state, or when the option does not
+ * fit: then the return says why. */
+static const char *put_allow(struct strbuf *sb, const struct op *op,
+			     const char *resolved)
+{
+	if (is_cordons(resolved))
+		return RULE_CORDONS;
 	if (shim.extra.standalone) {
-		sb_puts(sb, "by adding ");
-		rule_put_grant(sb, resolved);
-		sb_puts(sb, " to ");
-		sb_puts(sb, rule_var(op->need));
+		put_var(sb, op, resolved);
 	} else {
 		sb_puts(sb, "with ");
-		sb_puts(sb, rule_flag(op->need));
-		sb_puts(sb, " ");
-		rule_put_grant(sb, resolved);
+		if (!rule_put_option(sb, &shim.policy, op->name, op->need,
+				     resolved))
+			clear(sb);
 	}
+	if (sb->full)
+		clear(sb);
+	if (sb->len)
+		return NULL;
+	return has_option(op, resolved) ? RULE_TOO_LONG : RULE_NO_OPTION;
 }
 
 /* How much of each text the line shows, in @cap: the option whole if
@@ -103,24 +163,23 @@ static void line_caps(const char *const text[4], size_t cap[4])
 	size_t budget = LINE_MAX_ - LINE_FIXED;
 
 	for (size_t i = 0; i < 4; i++)
-		cap[i] = sb_escape_len(text[i], SB_TERM);
+		cap[i] = sb_escape_len(text[i], i ? SB_TERM : SB_QUOTED);
 	if (cap[0] > budget - 3 * SHARE_MIN)
 		cap[0] = budget - 3 * SHARE_MIN;
 	sb_share(cap + 1, 3, budget - cap[0]);
 }
 
 /* Not inlined: its line is off the stack before the record is built. */
-static __attribute__((noinline)) void write_line(const struct op *op,
-						 const char *resolved,
-						 const char *rule,
-						 const char *layer)
+static __attribute__((noinline)) void
+write_line(const struct op *op, const char *resolved, const char *rule,
+	   const char *layer, const char *none)
 {
 	char line[LINE_MAX_];
 	/* one byte kept for the newline */
 	struct strbuf sb = STRBUF(line, sizeof(line) - 1);
 	bool both = strcmp(op->path, resolved) != 0;
-	const char *text[4] = { op->allow, op->path, both ? resolved : "",
-				rule };
+	const char *allow = op->allow ? op->allow : "";
+	const char *text[4] = { allow, op->path, both ? resolved : "", rule };
 	size_t cap[4];
 
 	line_caps(text, cap);
@@ -135,10 +194,19 @@ static __attribute__((noinline)) void write_line(const struct op *op,
 	}
 	sb_puts(&sb, " [");
 	sb_escape(&sb, op->name, SB_TERM, NAME_MAX_);
+	if (op->end) {
+		sb_puts(&sb, " ");
+		sb_puts(&sb, op->end);
+	}
 	sb_puts(&sb, strcmp(layer, "kernel") ? "] (" : ", by the kernel] (");
 	sb_escape(&sb, rule, SB_TERM, cap[3]);
-	sb_puts(&sb, "); allow ");
-	sb_escape(&sb, op->allow, SB_TERM, cap[0]);
+	if (*allow) {
+		sb_puts(&sb, "); allow ");
+		sb_escape(&sb, allow, SB_QUOTED, cap[0]);
+	} else {
+		sb_puts(&sb, "); ");
+		sb_puts(&sb, none);
+	}
 	line[sb.len++] = '\n';
 	shim_say(line, sb.len);
 }
@@ -154,16 +222,20 @@ void report_denial(const struct op *op, const char *resolved, const char *layer)
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
 	struct strbuf ab = STRBUF(allow, sizeof(allow));
 	struct op rec = *op;
+	const char *none;
 
-	rule_put(&sb, &shim.policy, op->need, resolved);
-	put_allow(&ab, op, resolved);
-	rec.allow = allow;
+	/* open(O_CREAT) of what is not there makes it: W too (check.c) */
+	if (op->creat && !path_exists(resolved))
+		rec.need |= RIGHT_W;
+	rule_put(&sb, &shim.policy, rec.need, resolved);
+	none = put_allow(&ab, &rec, resolved);
+	rec.allow = none ? NULL : allow;
 	if (shim.extra.learn) {
 		rec.verdict = "learn"; /* no line: the run goes on */
 		audit_record(&rec, resolved, rule, layer);
 		return;
 	}
 	if (report_first_time(op->name, op->need, resolved))
-		write_line(&rec, resolved, rule, layer);
+		write_line(&rec, resolved, rule, layer, none);
 	audit_record(&rec, resolved, rule, layer);
 }

@@ -109,6 +109,11 @@ struct op {
 	bool creat;	   /* O_CREAT: W too when the path does not exist */
 	bool shim_only;	   /* no kernel rule backs it: always fully resolved */
 	bool absent;	   /* it removes or renames what is not there */
+	bool blind_after;  /* the hook never sees the real call fail (exec,
+			    * dlopen, a spawn's open): decided on the full
+			    * resolution, not the lexical path */
+	const char *end;   /* "source", "destination": which end of a
+			    * rename or link, for the line; else NULL */
 	const char *dest;  /* a network destination, for the record */
 	const char *verdict; /* for the record: NULL is "deny" */
 	const char *allow;   /* for the record: "with --read /x", ... */
@@ -135,10 +140,15 @@ bool shim_stat_done(void);
 
 /**
  * shim_check_failed - after an allowed call failed with @err: when it is
- * EACCES or EPERM and the path now resolves outside the policy (it moved
- * between the check and the call), report the kernel's denial.
+ * a refusal of the layers below (shim_is_refusal) and the path resolves
+ * outside the policy (through a symlink the fast path did not follow,
+ * or it moved between the check and the call), report the kernel's
+ * denial.
  */
 void shim_check_failed(const struct op *op, int err);
+
+/* Is @err how the kernel layer refuses (EACCES, EPERM, EROFS, EXDEV)? */
+bool shim_is_refusal(int err);
 
 /**
  * report_denial - the line on stderr (unless quiet, once per operation

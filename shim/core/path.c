@@ -39,7 +39,9 @@ struct walk {
 	size_t end; /* strlen(todo) */
 	unsigned int hops;
 	bool missing; /* past a missing component: lexical */
+	bool unseen;  /* past a component it cannot look up: lexical */
 	bool nofollow;
+	bool unseen_ok; /* PATH_UNSEEN_LEXICAL */
 };
 
 static long sys_ret(long r)
@@ -185,7 +187,7 @@ static int start(struct walk *w, int dirfd, const char *path, int flags)
 {
 	size_t len;
 
-	if (flags & ~(PATH_NOFOLLOW | PATH_EMPTY_OK))
+	if (flags & ~(PATH_NOFOLLOW | PATH_EMPTY_OK | PATH_UNSEEN_LEXICAL))
 		return -EINVAL;
 	if (!path && !(flags & PATH_EMPTY_OK))
 		return -EFAULT;
@@ -202,7 +204,9 @@ static int start(struct walk *w, int dirfd, const char *path, int flags)
 	w->end = len;
 	w->hops = 0;
 	w->missing = false;
+	w->unseen = false;
 	w->nofollow = flags & PATH_NOFOLLOW;
+	w->unseen_ok = flags & PATH_UNSEEN_LEXICAL;
 	if (w->todo[0] == '/') {
 		w->rlen = 0;
 		w->res[0] = '\0';
@@ -299,6 +303,12 @@ static int look(struct walk *w)
 		w->missing = true;
 		return 0;
 	}
+	/* A directory on the way that it may not search: what lies past
+	 * it is known only from the path (and the links read before). */
+	if (ret == -EACCES && w->unseen_ok) {
+		w->missing = w->unseen = true;
+		return 0;
+	}
 	if (ret)
 		return ret;
 	if (!S_ISLNK(st.st_mode))
@@ -317,7 +327,7 @@ static int step(struct walk *w, const char *name, size_t len)
 		return 0;
 	if (is_dotdot(name, len)) {
 		/* The kernel needs the directory ".." leaves. */
-		if (w->missing)
+		if (w->missing && !w->unseen)
 			return -ENOENT;
 		pop(w);
 		return 0;
@@ -465,6 +475,16 @@ bool path_exists(const char *path)
 
 	errno = saved;
 	return ret;
+}
+
+bool path_is_absent(const char *path)
+{
+	struct stat st;
+	int saved = errno;
+	int ret = sys_lstat(path, &st);
+
+	errno = saved;
+	return ret == -ENOENT || ret == -ENOTDIR;
 }
 
 bool path_search_next(const char **cursor, const char *file, char out[PATH_BUF])

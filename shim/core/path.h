@@ -19,6 +19,11 @@
 /* Flags for path_resolve(). */
 #define PATH_NOFOLLOW 0x1 /* do not follow a symlink in the last component */
 #define PATH_EMPTY_OK 0x2 /* "" means @dirfd itself (AT_EMPTY_PATH) */
+/* A component this process may not look up (EACCES: a directory above
+ * it that it cannot search, a secret covered by a mode-000 mount) is
+ * taken as it is, with the rest lexically, ".." included: the name the
+ * program meant, for a line, where the walk cannot see what is there. */
+#define PATH_UNSEEN_LEXICAL 0x4
 
 /**
  * path_resolve - make @path absolute and canonical as the kernel sees it.
@@ -27,7 +32,8 @@
  *         kernel, when @path is absolute.
  * @path: the path as the program gave it.  NULL means "" under
  *        PATH_EMPTY_OK (as the kernel's AT_EMPTY_PATH), else -EFAULT.
- * @flags: PATH_NOFOLLOW, PATH_EMPTY_OK; anything else is -EINVAL.
+ * @flags: PATH_NOFOLLOW, PATH_EMPTY_OK, PATH_UNSEEN_LEXICAL; anything
+ *         else is -EINVAL.
  * @out: PATH_BUF bytes; receives the result, or "" on error.  It may be
  *       the same buffer as @path.
  *
@@ -54,7 +60,8 @@
  *
  * Limits: a symlink's target and the rest of the path must fit together
  * in PATH_BUF (the kernel keeps them apart), else -ENAMETOOLONG.  Search
- * permission is checked only where a component is looked up (-EACCES);
+ * permission is checked only where a component is looked up (-EACCES,
+ * or under PATH_UNSEEN_LEXICAL that component and the rest lexically);
  * ".." is applied to the prefix without asking the kernel.  Like any
  * check by path, the result is only as stable as the tree (TOCTOU).
  *
@@ -82,6 +89,11 @@ int path_normalize(const char *in, char out[PATH_BUF]);
 /* True when something (a symlink included) is at the absolute @path.
  * One system call; errno unchanged. */
 bool path_exists(const char *path);
+
+/* True when nothing is at the absolute @path: a component is missing
+ * (ENOENT) or not a directory (ENOTDIR).  A path this process cannot
+ * look up (EACCES) is not known to be absent.  errno unchanged. */
+bool path_is_absent(const char *path);
 
 /* What execvp(3) searches when PATH is unset (glibc's). */
 #define PATH_SEARCH_DEFAULT "/bin:/usr/bin"

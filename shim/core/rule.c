@@ -197,26 +197,163 @@ static bool is_link(const char *path, char *buf)
 	return ret == -ELOOP || (ret == 0 && strcmp(buf, path) != 0);
 }
 
-void rule_put_grant(struct strbuf *sb, const char *resolved)
+/* The directory of the canonical @path, or its nearest existing
+ * ancestor (a root must exist): cut in @sb's own buffer, no copy on
+ * the stack (this runs in the shim's hooks). */
+static void put_dir_of(struct strbuf *sb, const char *path)
 {
-	char dir[PATH_BUF];
-	struct strbuf d = STRBUF(dir, sizeof(dir));
-	char *slash;
-	bool exists = path_exists(resolved);
+	size_t start = sb->len;
+	char *dir = sb->buf + start, *slash = NULL;
 
-	/* a root names what it resolves to: an existing path, but not a
-	 * link, which it would follow to its target */
-	if (exists && !is_link(resolved, dir)) {
-		sb_puts(sb, resolved);
+	sb_puts(sb, path);
+	if (sb->full)
 		return;
-	}
-	sb_puts(&d, resolved);
 	while ((slash = strrchr(dir, '/')) && slash != dir) {
 		*slash = '\0';
 		if (path_exists(dir))
 			break;
 	}
-	sb_puts(sb, slash == dir ? "/" : dir);
+	if (slash == dir)
+		dir[1] = '\0'; /* "/" */
+	sb->len = start + strlen(dir);
+}
+
+/* Kept out of line: its buffer is off the stack of what follows. */
+static __attribute__((noinline)) bool is_plain(const char *resolved)
+{
+	char buf[PATH_BUF];
+
+	return path_exists(resolved) && !is_link(resolved, buf);
+}
+
+void rule_put_grant(struct strbuf *sb, const char *resolved)
+{
+	/* a root names what it resolves to: an existing path, but not a
+	 * link, which it would follow to its target */
+	if (is_plain(resolved))
+		sb_puts(sb, resolved);
+	else
+		put_dir_of(sb, resolved);
+}
+
+const char *const rule_git_files[] = { "config", "config.worktree", "commondir",
+				       "hooks", NULL };
+
+bool rule_on_entry(const char *operation)
+{
+	static const char *const names[] = {
+		"unlink",   "unlinkat",	 "rmdir", "remove", "rename",
+		"renameat", "renameat2", "link",  "linkat", NULL,
+	};
+
+	for (size_t i = 0; operation && names[i]; i++)
+		if (strcmp(operation, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* /proc/PID/... (or /proc/self, /proc/thread-self, as the launcher
+ * outside would resolve them): a process's own, another pid next time. */
+static bool is_process_file(const char *path)
+{
+	const char *s = path + 6;
+
+	if (strncmp(path, "/proc/", 6) != 0)
+		return false;
+	if (strncmp(s, "self", 4) == 0 && (!s[4] || s[4] == '/'))
+		return true;
+	if (strncmp(s, "thread-self", 11) == 0 && (!s[11] || s[11] == '/'))
+		return true;
+	if (*s < '0' || *s > '9')
+		return false;
+	while (*s >= '0' && *s <= '9')
+		s++;
+	return !*s || *s == '/';
+}
+
+/* Is @name, the last component of @path, one of git's protected files
+ * right in @dir? */
+static bool is_git_file_in(const char *path, const char *dir)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	if (!slash || strlen(dir) != (n ? n : 1) || strncmp(path, dir, n))
+		return false;
+	for (size_t i = 0; rule_git_files[i]; i++)
+		if (strcmp(slash + 1, rule_git_files[i]) == 0)
+			return true;
+	return false;
+}
+
+/* @grant, which contains @resolved, moved to where it lifts the
+ * protection of @p over @resolved, if any; false when nothing does. */
+static bool lift(const struct policy *p, const char *resolved,
+		 unsigned int need, char grant[PATH_BUF])
+{
+	const struct root *prot = p ? closest(p, resolved, PROTECTED) : NULL;
+	bool secret = prot && !(prot->rights & RIGHT_R);
+
+	/* a protection keeps writes out (and a secret, reads too) */
+	if (!prot || (!(need & RIGHT_W) && !secret))
+		return true;
+	/* a secret, covered whole: only a root naming it uncovers it */
+	if (secret) {
+		if (path_is_within(grant, prot->path))
+			memmove(grant, prot->path, strlen(prot->path) + 1);
+		return true;
+	}
+	/* at or below the protection, a --write lifts it there */
+	if (path_is_within(grant, prot->path))
+		return true;
+	/* above it: only the git directory of git's own files */
+	return is_git_file_in(prot->path, grant);
+}
+
+bool rule_grant_path(const struct policy *p, const char *operation,
+		     unsigned int need, const char *resolved,
+		     char out[PATH_BUF])
+{
+	struct strbuf sb = STRBUF(out, PATH_BUF);
+
+	out[0] = '\0';
+	if (is_process_file(resolved))
+		sb_puts(&sb, "/proc");
+	else if ((need & RIGHT_W) && rule_on_entry(operation))
+		put_dir_of(&sb, resolved);
+	else
+		rule_put_grant(&sb, resolved);
+	if (sb.full)
+		return false;
+	return lift(p, resolved, need, out);
+}
+
+bool rule_put_option(struct strbuf *sb, const struct policy *p,
+		     const char *operation, unsigned int need,
+		     const char *resolved)
+{
+	char grant[PATH_BUF];
+
+	return rule_grant_path(p, operation, need, resolved, grant) &&
+	       rule_put_flag(sb, need, grant);
+}
+
+bool rule_put_flag(struct strbuf *sb, unsigned int need, const char *grant)
+{
+	size_t len = sb->len;
+	bool full = sb->full;
+
+	sb_puts(sb, rule_flag(need));
+	sb_puts(sb, " ");
+	sb_shell(sb, grant);
+	if (!sb->full)
+		return true;
+	/* too long: none rather than half of one */
+	sb->len = len;
+	sb->full = full;
+	if (sb->cap)
+		sb->buf[len] = '\0';
+	return false;
 }
 
 #define PORTS_SHOWN 8

@@ -5,6 +5,7 @@
 #ifndef CORDON_RULE_H
 #define CORDON_RULE_H
 
+#include "shim/core/path.h"
 #include "shim/core/policy.h"
 #include "shim/core/strbuf.h"
 
@@ -45,6 +46,69 @@ void rule_put(struct strbuf *sb, const struct policy *p, unsigned int need,
  * remove or rename it, is the directory's).
  */
 void rule_put_grant(struct strbuf *sb, const char *resolved);
+
+/* The names git's protections cover in a git directory (gitguard.c):
+ * a --write of the git directory lifts them all; NULL-ended. */
+extern const char *const rule_git_files[];
+
+/**
+ * rule_on_entry - does @operation (a hook's name, or a record's
+ * "operation") change the name it is given in its directory: remove it
+ * (unlink, rmdir), rename it or link it?  Then the kernel asks the
+ * directory (Landlock's REMOVE_* and REFER; a file root is a mount point
+ * in the sandbox, which no rename or removal replaces), not the file.
+ * What makes a new name asks the directory anyway: the name is not
+ * there, and rule_grant_path() names the nearest existing directory.
+ */
+bool rule_on_entry(const char *operation);
+
+/**
+ * rule_grant_path - the path of the least option that lets @operation
+ * (NULL: an access to the file), refused for want of @need on the
+ * canonical @resolved, succeed through every layer, into @out
+ * (PATH_BUF): the directory of an entry it changes (rule_on_entry()
+ * with RIGHT_W), "/proc" for a process's own files (/proc/PID/...: the
+ * pid is another one at the next run), else rule_put_grant()'s path.
+ * Under a protection of @p (NULL: none known), the path that lifts it
+ * (policy.c lifted(), protect.c, gitguard.c): the hidden path itself
+ * for a secret; the protected path or one below it, or the git
+ * directory of git's files.
+ *
+ * Return: false when no option can: a protected file renamed over or
+ * removed (in the sandbox it is a mount point, and a --write of its
+ * directory leaves its protection).
+ */
+bool rule_grant_path(const struct policy *p, const char *operation,
+		     unsigned int need, const char *resolved,
+		     char out[PATH_BUF]);
+
+/**
+ * rule_put_option - that least option, ready to paste: the flag of
+ * @need and the path shell-quoted (sb_shell()): "--write /x",
+ * "--read '/a b'".  Return: false, with nothing appended, when no
+ * option can (see rule_grant_path()).
+ */
+bool rule_put_option(struct strbuf *sb, const struct policy *p,
+		     const char *operation, unsigned int need,
+		     const char *resolved);
+
+/* The option of @need naming @grant, quoted; false, with nothing
+ * appended, when it does not fit. */
+bool rule_put_flag(struct strbuf *sb, unsigned int need, const char *grant);
+
+/* Why no option can allow it, when rule_grant_path() says none can. */
+#define RULE_NO_OPTION                                                         \
+	"no option allows this: a protected file is a mount point in the "     \
+	"sandbox, which no rename or removal replaces"
+
+/* Why no option is named when the one that would allow it does not
+ * fit a line (a path of PATH_BUF bytes, quoted). */
+#define RULE_TOO_LONG "the option is too long for this line: see cordon explain"
+
+/* Why no option is named for cordon's own audit log and state (the
+ * report socket's directory): the launcher never grants them. */
+#define RULE_CORDONS                                                           \
+	"no option grants this: it is cordon's own audit log or state"
 
 /* Why @p refuses TCP (@bind or connect) to @port: "network is off",
  * "TCP port 80 is not among the connect ports 443, 8080". */

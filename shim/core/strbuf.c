@@ -110,6 +110,10 @@ static size_t unit(const unsigned char *p, enum sb_esc how, char out[UNIT_MAX],
 		if (*p < 0x20 || *p == 0x7f || u == 0)
 			return hex(out, "\\u00", *p, 2);
 	} else {
+		if (*p == '\\' && how == SB_QUOTED) {
+			out[0] = '\\';
+			return 1;
+		}
 		if (*p == '\\' || *p == '\n' || *p == '\r' || *p == '\t')
 			return pair(out, '\\',
 				    *p == '\\'	 ? '\\'
@@ -160,6 +164,101 @@ void sb_escape(struct strbuf *sb, const char *s, enum sb_esc how, size_t max)
 		len = unit(p, how, e, &n);
 	for (; *p; p += n)
 		sb_put(sb, e, unit(p, how, e, &n));
+}
+
+/* How sb_shell() writes a word. */
+enum quoting { BARE, SINGLE, DOLLAR };
+
+static bool is_bare(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("_@%+=:,./-", c));
+}
+
+/* Is the character at @p (@n bytes) written as bytes in $'...'? */
+static bool needs_hex(const unsigned char *p, size_t *n)
+{
+	uint32_t cp = 0;
+	size_t u = *p < 0x80 ? 1 : utf8_decode(p, &cp);
+
+	*n = u ? u : 1;
+	return *p < 0x20 || *p == 0x7f || u == 0 || (u > 1 && is_hidden(cp));
+}
+
+static enum quoting quoting_of(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	enum quoting q = *p ? BARE : SINGLE;
+	size_t n;
+
+	for (; *p; p += n) {
+		if (needs_hex(p, &n))
+			return DOLLAR;
+		if (n > 1 || !is_bare(*p))
+			q = SINGLE;
+	}
+	return q;
+}
+
+static void emit(char *out, size_t *len, const void *s, size_t n)
+{
+	if (out)
+		memcpy(out + *len, s, n);
+	*len += n;
+}
+
+/* The word for @s quoted as @q into @out (NULL: only its length). */
+static size_t shell_word(const char *s, enum quoting q, char *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	char e[UNIT_MAX];
+	size_t len = 0, n, k;
+
+#define EMIT(str, cnt) emit(out, &len, (str), (cnt))
+
+	if (q == BARE) {
+		EMIT(s, strlen(s));
+		return len;
+	}
+	EMIT(q == DOLLAR ? "$'" : "'", q == DOLLAR ? 2u : 1u);
+	for (; *p; p += n) {
+		bool hexed = needs_hex(p, &n);
+
+		if (hexed) { /* only in $'...': quoting_of() saw it */
+			for (size_t i = 0; i < n; i++) {
+				k = p[i] == '\n'   ? pair(e, '\\', 'n')
+				    : p[i] == '\t' ? pair(e, '\\', 't')
+				    : p[i] == '\r' ? pair(e, '\\', 'r')
+						   : hex(e, "\\x", p[i], 2);
+				EMIT(e, k);
+			}
+		} else if (*p == '\'' && q == SINGLE) {
+			EMIT("'\\''", 4u);
+		} else if ((*p == '\'' || *p == '\\') && q == DOLLAR) {
+			EMIT(e, pair(e, '\\', (char)*p));
+		} else {
+			EMIT(p, n);
+		}
+	}
+	EMIT("'", 1u);
+#undef EMIT
+	return len;
+}
+
+void sb_shell(struct strbuf *sb, const char *s)
+{
+	enum quoting q = quoting_of(s);
+	size_t n = shell_word(s, q, NULL);
+
+	if (sb->cap == 0)
+		return;
+	if (sb->full || n >= sb->cap - sb->len) {
+		sb->full = true;
+		return;
+	}
+	shell_word(s, q, sb->buf + sb->len);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
 }
 
 void sb_json(struct strbuf *sb, const char *s)

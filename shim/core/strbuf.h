@@ -37,6 +37,10 @@ enum sb_esc {
 	 * C1 controls and the bidirectional overrides as \uHHHH; the rest
 	 * of UTF-8 as it is.  The text stays one line. */
 	SB_TERM,
+	/* For a terminal, text sb_shell() quoted: as SB_TERM, but a
+	 * backslash stays one (sb_shell() writes no raw control byte, so
+	 * nothing else changes and the text still pastes as it was). */
+	SB_QUOTED,
 };
 
 /* What sb_escape() puts in the middle of a text it shortens. */
@@ -53,6 +57,17 @@ size_t sb_escape_len(const char *s, enum sb_esc how);
  * cannot hold SB_CUT).
  */
 void sb_escape(struct strbuf *sb, const char *s, enum sb_esc how, size_t max);
+
+/**
+ * sb_shell - append @s as one word that a POSIX shell (bash, for the
+ * third form) reads back as exactly @s: as it is when it holds only
+ * [A-Za-z0-9_@%+=:,./-] (and is not empty); '...' when it is printable
+ * UTF-8 (a ' as '\''); else bash's $'...', with \n, \t, \r, \\, \' and
+ * \xHH for every other control byte, DEL, byte that is not UTF-8, and
+ * byte of a C1 control or a bidirectional override.  The word holds no
+ * raw control byte and no newline.  All or nothing, as every append.
+ */
+void sb_shell(struct strbuf *sb, const char *s);
 
 /* @s, whole, as the inside of a JSON string (SB_JSON). */
 void sb_json(struct strbuf *sb, const char *s);

@@ -90,3 +90,24 @@ test_explain_bad_input() {
 	assert_status 1
 	assert_stdout_has "^error connect http: not a TCP port$"
 }
+
+# explain names the option as the lines do: shell-quoted, so that the
+# option pasted (as bash reads it) changes the verdict, and the run.
+test_explain_quotes_the_option() {
+	mkdir "$T/out/my dir"
+	local name="$T/out/my dir/it's
+new"
+	echo old > "$name"
+	cordon explain --write "$name"
+	assert_status 1
+	local line opts
+	line=$(grep -a '; allow with ' "$T/stdout")
+	[ "$(wc -l < "$T/stdout")" -eq 1 ] || { show; fail "more than one line"; }
+	eval "opts=(${line##*; allow with })" || fail "the option does not parse: $line"
+	[ "${opts[0]}" = --write ] && [ "${opts[1]}" = "$name" ] || fail "option: ${opts[*]}"
+	cordon explain --write "$name" "${opts[@]}"
+	assert_status 0
+	cordon "${opts[@]}" -- sh -c 'echo new > "$1"' _ "$name"
+	assert_status 0
+	assert_content "$name" new
+}

@@ -30,7 +30,8 @@ change_stderr_has() { # fixed string
 
 # change_refused FUNCTION PATH [GRANT]: the call failed with EACCES and
 # the shim said why, once: PATH as it appears in the line (the path as
-# given, then the resolved one in parentheses when they differ).
+# given, then the resolved one in parentheses when they differ); GRANT
+# the option's path (the directory, for a removal, a rename or a link).
 change_refused() {
 	assert_status 1
 	assert_stdout_has "^fail EACCES$"
@@ -40,10 +41,16 @@ change_refused() {
 }
 
 change_read_refused() { # FUNCTION PATH [GRANT]
+	change_refused_as read "$@"
+}
+
+# A library is mapped executable: loading it needs --exec (a root that
+# is only readable is a noexec mount).
+change_refused_as() { # WORD FUNCTION PATH [GRANT]
 	assert_status 1
 	assert_stdout_has "^fail EACCES$"
-	change_stderr_has "cordon: denied read $2 [$1] ("
-	change_stderr_has "; allow with --read ${3:-$2}"
+	change_stderr_has "cordon: denied $1 $3 [$2] ("
+	change_stderr_has "; allow with --$1 ${4:-$3}"
 }
 
 # The call succeeded under the shim and left errno as it was.
@@ -148,7 +155,7 @@ test_change_dlopen_outside_is_refused() {
 	for fn in dlopen dlopen@2.2.5 dlmopen dlmopen@2.3.4; do
 		echo "== $fn"
 		change_drive shim_run "$fn" "$T/out/libx.so"
-		change_read_refused "${fn%@*}" "$T/out/libx.so"
+		change_refused_as exec "${fn%@*}" "$T/out/libx.so"
 		change_drive shim_run "$fn" "$T/ws/libx.so"
 		change_succeeded
 		change_drive plain "$fn" "$T/out/libx.so"
@@ -223,11 +230,11 @@ test_change_removal_outside_is_refused() {
 		unlinkat*)
 			change_drive shim_run "$fn" "$T/out" victim
 			change_refused unlinkat "victim ($T/out/victim)" \
-				"$T/out/victim"
+				"$T/out"
 			change_drive shim_run "$fn" "$T/ws" victim ;;
 		*)
 			change_drive shim_run "${fn%-dir}" "$T/out/victim"
-			change_refused "${fn%-dir}" "$T/out/victim"
+			change_refused "${fn%-dir}" "$T/out/victim" "$T/out"
 			change_drive shim_run "${fn%-dir}" "$T/ws/victim" ;;
 		esac
 		change_succeeded
@@ -253,11 +260,11 @@ test_change_rename_outside_is_refused() {
 		make_tree "$T/out/tree"
 		echo mine > "$T/ws/f"
 		change_drive shim_run "$fn" "$T/out/tree" "$T/ws/tree"
-		change_refused "${fn%-*}" "$T/out/tree"
+		change_refused "${fn%-*} source" "$T/out/tree" "$T/out"
 		assert_tree "$T/out/tree"
 		assert_absent "$T/ws/tree"
 		change_drive shim_run "$fn" "$T/ws/f" "$T/out/f"
-		change_refused "${fn%-*}" "$T/out/f" "$T/out"
+		change_refused "${fn%-*} destination" "$T/out/f" "$T/out"
 		assert_content "$T/ws/f" mine
 		assert_absent "$T/out/f"
 		change_drive shim_run "$fn" "$T/ws/f" "$T/ws/g"
@@ -274,10 +281,10 @@ test_change_renameat_and_exchange_outside_are_refused() {
 	echo out > "$T/out/a"
 	echo ws > "$T/ws/b"
 	change_drive shim_run renameat "$T/ws" b "$T/out" c
-	change_refused renameat "c ($T/out/c)" "$T/out"
+	change_refused "renameat destination" "c ($T/out/c)" "$T/out"
 	assert_absent "$T/out/c"
 	change_drive shim_run renameat2-exchange "$T/ws/b" "$T/out/a"
-	change_refused renameat2 "$T/out/a"
+	change_refused "renameat2 destination" "$T/out/a" "$T/out"
 	assert_content "$T/out/a" out
 	assert_content "$T/ws/b" ws
 	echo other > "$T/ws/c"
@@ -293,8 +300,8 @@ test_change_rename_gives_a_line_for_each_refused_end() {
 	echo a > "$T/out/a"
 	change_drive shim_run rename "$T/out/a" "$T/out/b"
 	assert_status 1
-	change_stderr_has "cordon: denied write $T/out/a [rename] ("
-	change_stderr_has "cordon: denied write $T/out/b [rename] ("
+	change_stderr_has "cordon: denied write $T/out/a [rename source] ("
+	change_stderr_has "cordon: denied write $T/out/b [rename destination] ("
 	assert_stderr_lines 2
 	assert_content "$T/out/a" a
 }
@@ -308,10 +315,10 @@ test_change_link_outside_is_refused() {
 	for fn in link linkat linkat-follow; do
 		echo "== $fn"
 		change_drive shim_run "$fn" "$T/out/f" "$T/ws/l"
-		change_refused "${fn%-*}" "$T/out/f"
+		change_refused "${fn%-*} source" "$T/out/f" "$T/out"
 		assert_absent "$T/ws/l"
 		change_drive shim_run "$fn" "$T/ws/f" "$T/out/l"
-		change_refused "${fn%-*}" "$T/out/l" "$T/out"
+		change_refused "${fn%-*} destination" "$T/out/l" "$T/out"
 		assert_absent "$T/out/l"
 		change_drive shim_run "$fn" "$T/ws/f" "$T/ws/l"
 		change_succeeded
@@ -331,7 +338,7 @@ test_change_linkat_of_an_fd_decides_the_new_name() {
 	echo out > "$T/out/f"
 	echo ws > "$T/ws/f"
 	change_drive shim_run linkat-fd "$T/ws/f" "$T/out/l"
-	change_refused linkat "$T/out/l" "$T/out"
+	change_refused "linkat destination" "$T/out/l" "$T/out"
 	assert_absent "$T/out/l"
 	change_drive plain linkat-fd "$T/out/f" "$T/ws/m"
 	want=$(cat "$T/stdout")

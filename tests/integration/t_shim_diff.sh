@@ -71,11 +71,12 @@ diff_call() {
 	esac
 }
 
-# The denial line of this row: the function in brackets, and the path
-# (or the address) it was refused.
+# The denial line of this row: the function in brackets (with the end
+# of a rename or link), and the path (or the address) it was refused.
 diff_assert_line() { # report dir
 	local lines
-	lines=$(grep -F 'cordon: denied' "$T/stderr" | grep -F "[$1]")
+	lines=$(grep -F 'cordon: denied' "$T/stderr" |
+		grep -F -e "[$1]" -e "[$1 source]" -e "[$1 destination]")
 	[ -n "$lines" ] || { show; fail "no denial line naming [$1]"; }
 	grep -q -F -e "$2" -e "127.0.0.1:${port:-none}" <<< "$lines" ||
 		{ show; fail "the line naming [$1] does not name $2"; }

@@ -258,7 +258,7 @@ test_change_tools_on_a_read_only_root_are_refused() {
 	[ "$(change_stat %Y "$ro/f")" != 1000000000 ] || fail "the time changed"
 	change_run "" /usr/bin/python3 -c "import os; os.rename('$ro/f', 'g')"
 	assert_status_not 0
-	change_stderr_has "cordon: denied write $ro/f [rename] ("
+	change_stderr_has "cordon: denied write $ro/f [rename source] ("
 	assert_content "$ro/f" keep
 }
 

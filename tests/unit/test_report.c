@@ -8,7 +8,7 @@
  * pointed at a capture file T/stderr.
  */
 #include "report_fixture.h"
-
+#include "shim/core/rule.h"
 
 /* ---- the line -------------------------------------------------------- */
 
@@ -239,18 +239,47 @@ Test(report, control_bytes_in_a_name_are_escaped_as_the_launcher_does)
 	cr_assert_geq(fd, 0, "%s", strerror(errno));
 	close(fd);
 	report_denial(&op, resolved, "shim");
-	/* the path, as given and resolved, and the option naming the
-	 * file (it exists): each as enforce/record.c escapes it */
+	/* the path, as given and resolved: each as enforce/record.c
+	 * escapes it; the option naming the file (it exists) quoted */
 	record_escape(e_name, sizeof(e_name), name);
 	record_escape(e_res, sizeof(e_res), resolved);
 	cr_assert_not_null(strstr(e_name,
 				  "new\\nline\\x1b[31mred\\r\\t\\x01"
 				  "\\x7f\\\\\\u009b\\u202e\\xff\xc3\xa9"),
 			   "%s", e_name);
+	/* the option: shell-quoted (bash's $'...'), written as it is */
 	snprintf(want, sizeof(want),
 		 "cordon: denied write %s (%s) [open] (outside the writable "
-		 "roots %s); allow with --write %s\n",
-		 e_name, e_res, in_t("ws"), e_res);
+		 "roots %s); allow with --write $'%s/new\\nline\\x1b[31mred"
+		 "\\r\\t\\x01\\x7f\\\\\\xc2\\x9b\\xe2\\x80\\xae"
+		 "\\xff\xc3\xa9'\n",
+		 e_name, e_res, in_t("ws"), in_t("out"));
 	cr_assert_str_eq(one_line(), want);
 }
 
+/* An option too long for the line (a path of control bytes, four bytes
+ * each quoted) is named nowhere rather than cut: the line says so. */
+Test(report, an_option_too_long_is_not_cut)
+{
+	static char path[PATH_BUF], want[256];
+	struct op op = op_of("open", RIGHT_W, "f");
+	char name[251];
+	size_t n;
+	int fd;
+
+	memset(name, '\x01', sizeof(name) - 1);
+	name[sizeof(name) - 1] = '\0';
+	n = (size_t)snprintf(path, sizeof(path), "%s", in_t("out"));
+	for (int i = 0; i < 6; i++) {
+		n += (size_t)snprintf(path + n, sizeof(path) - n, "/%s", name);
+		cr_assert_eq(mkdir(path, 0755), 0, "%s", strerror(errno));
+	}
+	snprintf(path + n, sizeof(path) - n, "/f");
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+	cr_assert_geq(fd, 0, "%s", strerror(errno));
+	close(fd);
+	report_denial(&op, path, "shim");
+	snprintf(want, sizeof(want), "); %s\n", RULE_TOO_LONG);
+	cr_assert_str_eq(one_line() + text_len - strlen(want), want);
+	cr_assert_null(strstr(slurp("audit.jsonl"), "\"allow\""));
+}
