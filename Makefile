@@ -106,7 +106,9 @@ LDFLAGS += $(if $(BREW),-L$(BREW)/lib)
 LIBS = -ljansson
 CORDON_LDFLAGS =
 CORDON_LIBS = $(LIBS)
-LINUX_ONLY = shim/core/landlock.c enforce/sysfilter.c enforce/ns.c \
+LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
+	shim/lookup_linux.c \
+	enforce/sysfilter.c enforce/ns.c \
 	enforce/mounts.c enforce/covers.c enforce/devices.c enforce/pid1.c \
 	enforce/caps.c enforce/probe.c enforce/probe_checks.c \
 	enforce/probe_iso.c enforce/platform_linux.c shim/real.c shim/guard.c \

@@ -9,7 +9,8 @@
  * of processes outside out of reach (they are found by key, not path).  The
  * mounts are mounts.c's and covers.c's; pid 1 of the PID namespace is cordon's
  * own init (pid1.c).  Processes outside have no pid the command can name
- * (cmdline, renice, prlimit, kill) and are not listed.
+ * (cmdline, renice, prlimit, kill) and are not listed.  With the network
+ * off, a network namespace too: nothing outside is reachable through it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -139,6 +140,7 @@ static int map_ids(uid_t uid, gid_t gid)
  * ids it had outside (inside a new user namespace they read 65534 until
  * they are mapped). */
 static bool born_inside;
+static bool own_net; /* ns_own_net() */
 static uid_t outer_uid;
 static gid_t outer_gid;
 
@@ -200,8 +202,19 @@ int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
 		say_error("%s", err);
 		_exit(EXIT_CORDON);
 	}
+	/* With the network off, a network namespace of its own: a loopback
+	 * that is down and that nothing inside may raise (no capability).
+	 * Made after the mounts, which cover the sockets the host's lists;
+	 * where it cannot be made, the filter refuses TCP sockets too. */
+	if (p->net == NET_OFF)
+		own_net = unshare(CLONE_NEWNET) == 0;
 	/* The rest of the boundary goes on this process too: the command
 	 * will be its child (spawn_exec), made just before the exec. */
 	pid1_become();
 	return 0;
+}
+
+bool ns_own_net(void)
+{
+	return own_net;
 }

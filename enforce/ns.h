@@ -43,4 +43,9 @@ pid_t ns_fork(void);
 int ns_enter(const struct policy *p, const char *keep, char *err,
 	     size_t errlen);
 
+/* Did ns_enter() give this process a network namespace of its own (the
+ * network off)?  Then a TCP socket reaches nothing outside, whatever
+ * Landlock misses (sysfilter.c lets TCP sockets be made). */
+bool ns_own_net(void);
+
 #endif

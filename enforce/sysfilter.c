@@ -3,9 +3,14 @@
  *
  * Sockets: Landlock (up to ABI 7) controls TCP ports only: UDP, raw,
  * SCTP and MPTCP sockets pass it.  With network off, this filter refuses
- * every IPv4 and IPv6 socket; with only TCP ports allowed, it refuses
- * every such socket that is not plain TCP.  Denials return EACCES, as
- * Landlock's do.
+ * every IPv4 and IPv6 socket but TCP in a network namespace of the
+ * command's own (ns.c), every one without; with only TCP ports allowed,
+ * it refuses every such socket that is not plain TCP (the sets are
+ * shim/core/sockrule_linux.c's, which the shim's socket() hook explains
+ * with).  Denials return EACCES, as Landlock's do.  Unless the network
+ * is on, a send with MSG_FASTOPEN fails with EOPNOTSUPP (as where the
+ * host disables TCP Fast Open, so that programs fall back to connect()):
+ * it connects without the connect() that Landlock checks.
  *
  * Always, whatever the policy:
  *  - terminal input injection: ioctl TIOCSTI and TIOCLINUX (EPERM);
@@ -37,9 +42,9 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 
+#include "enforce/ns.h"
 #include "enforce/sysfilter.h"
-
-#define SOCK_TYPE_MASK 0xf
+#include "shim/core/sockrule.h"
 
 static bool has_seccomp(void)
 {
@@ -79,23 +84,21 @@ static int deny(scmp_filter_ctx ctx, unsigned int n,
 /* Refuse every socket of @family but plain TCP (or all with @all). */
 static int deny_family(scmp_filter_ctx ctx, int family, bool all)
 {
-	static const int types[] = { SOCK_DGRAM,     SOCK_RAW,	SOCK_RDM,
-				     SOCK_SEQPACKET, SOCK_DCCP, SOCK_PACKET };
 	struct scmp_arg_cmp c[3] = { SCMP_A0(SCMP_CMP_EQ,
 					     (scmp_datum_t)family) };
 	int ret;
 
 	if (all)
 		return deny(ctx, 1, c);
-	for (size_t i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, SOCK_TYPE_MASK,
-			       (scmp_datum_t)types[i]);
+	for (size_t i = 0; i < sizeof(sockrule_not_tcp) / sizeof(int); i++) {
+		c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, SOCKRULE_TYPE_MASK,
+			       (scmp_datum_t)sockrule_not_tcp[i]);
 		ret = deny(ctx, 2, c);
 		if (ret)
 			return ret;
 	}
 	/* A stream socket that is not TCP: SCTP, MPTCP. */
-	c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, SOCK_TYPE_MASK, SOCK_STREAM);
+	c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, SOCKRULE_TYPE_MASK, SOCK_STREAM);
 	c[2] = SCMP_A2(SCMP_CMP_GT, IPPROTO_TCP);
 	return deny(ctx, 3, c);
 }
@@ -222,9 +225,42 @@ static int harden(scmp_filter_ctx ctx, bool own_pidns)
 	return 0;
 }
 
+/* sendto(fd, buf, len, flags, ...) and sendmmsg(fd, vec, n, flags) carry
+ * the flags in their fourth argument, sendmsg(fd, msg, flags) in its
+ * third. */
+static int no_fastopen(scmp_filter_ctx ctx)
+{
+	static const struct {
+		int nr;
+		unsigned int arg;
+	} sends[] = {
+		{ SCMP_SYS(sendto), 3 },
+		{ SCMP_SYS(sendmsg), 2 },
+		{ SCMP_SYS(sendmmsg), 3 },
+	};
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < sizeof(sends) / sizeof(sends[0]); i++) {
+		struct scmp_arg_cmp c = {
+			.arg = sends[i].arg,
+			.op = SCMP_CMP_MASKED_EQ,
+			.datum_a = MSG_FASTOPEN,
+			.datum_b = MSG_FASTOPEN,
+		};
+
+		ret = seccomp_rule_add_array(ctx, SCMP_ACT_ERRNO(EOPNOTSUPP),
+					     sends[i].nr, 1, &c);
+	}
+	return ret;
+}
+
 static int build(scmp_filter_ctx ctx, const struct policy *p, bool own_pidns)
 {
-	bool all = p->net == NET_OFF;
+	/* Network off: no IPv4 or IPv6 socket at all, or, in a network
+	 * namespace of the command's own, TCP ones only, as with ports:
+	 * Landlock refuses their every port, and what it misses (a listen()
+	 * without bind() binds an ephemeral port) stays in the namespace. */
+	bool all = p->net == NET_OFF && !ns_own_net();
 	int ret;
 
 	/* Another ABI's system calls kill the process (the default
@@ -239,13 +275,15 @@ static int build(scmp_filter_ctx ctx, const struct policy *p, bool own_pidns)
 		ret = harden(ctx, own_pidns);
 	if (ret || p->net == NET_ON)
 		return ret;
-	ret = deny_family(ctx, AF_INET, all);
+	ret = deny_family(ctx, sockrule_families[0], all);
 	if (!ret)
-		ret = deny_family(ctx, AF_INET6, all);
+		ret = deny_family(ctx, sockrule_families[1], all);
 	if (!ret)
-		ret = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES),
-				       SCMP_SYS(socket), 1,
-				       SCMP_A0(SCMP_CMP_EQ, AF_PACKET));
+		ret = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
+			SCMP_A0(SCMP_CMP_EQ, (scmp_datum_t)sockrule_packet));
+	if (!ret)
+		ret = no_fastopen(ctx);
 	return ret;
 }
 

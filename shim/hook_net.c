@@ -13,16 +13,25 @@
  * connects through internal aliases no hook sees (catalog A.0, D-15).
  *
  * Every refusal fails with EACCES, as the kernel layers do; the
- * decision is net.c's.  Raw syscalls and the stack only: these run in
- * signal handlers and vfork children.
+ * decision is net.c's.  socket() decides nothing: the launcher's seccomp
+ * filter refuses the sockets the network policy has no use for, and
+ * the hook explains a refusal it sees (shim/core/sockrule_linux.c says
+ * which ones).  libc's resolver makes its sockets through an internal
+ * alias, unseen: a getaddrinfo() that finds no name server, where the
+ * filter refuses the UDP that DNS needs, is explained instead.  Raw
+ * syscalls and the stack only: these run in signal handlers and vfork
+ * children (getaddrinfo() itself is not async-signal-safe).
  */
+#include <netdb.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "shim/hooks.h"
+#include "shim/lookup.h"
 #include "shim/net.h"
+#include "shim/core/sockrule.h"
 
 #define MMSG_MAX 1024 /* UIO_MAXIOV: the kernel sends no more */
 
@@ -36,6 +45,10 @@ static REAL_SLOT ssize_t (*real_sendto)(int, const void *, size_t, int,
 static REAL_SLOT ssize_t (*real_sendmsg)(int, const struct msghdr *, int);
 static REAL_SLOT int (*real_sendmmsg)(int, struct mmsghdr *, unsigned int, int);
 static REAL_SLOT int (*real_bind)(int, const struct sockaddr *, socklen_t);
+static REAL_SLOT int (*real_socket)(int, int, int);
+static REAL_SLOT int (*real_getaddrinfo)(const char *, const char *,
+					 const struct addrinfo *,
+					 struct addrinfo **);
 
 static void hooks_net_resolve(void)
 {
@@ -45,6 +58,8 @@ static void hooks_net_resolve(void)
 	RESOLVE(sendmsg);
 	RESOLVE(sendmmsg);
 	RESOLVE(bind);
+	RESOLVE(socket);
+	RESOLVE(getaddrinfo);
 }
 SHIM_RESOLVER(hooks_net_resolve);
 
@@ -152,5 +167,94 @@ SHIM_API int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags)
 	ret = real_sendmmsg(fd, vec, vlen, flags);
 	if (ret >= 0)
 		errno = saved;
+	return ret;
+}
+
+/* socket() failed with @err: a refusal of the filter, explained. */
+static void socket_failed(int domain, int type, int protocol, int err)
+{
+	char what[SOCKRULE_NAME_MAX];
+	enum sock_verdict v;
+
+	if (err != EACCES || !hook_begin() || shim.extra.learn)
+		return;
+	v = sockrule_check(&shim.policy, domain, type, protocol);
+	if (v == SOCK_ALLOWED || !guard_enter())
+		return;
+	sockrule_name(domain, type, protocol, what);
+	report_net_socket(what, v, sockrule_is_tcp(domain, type, protocol),
+			  sockrule_needs_raw(domain, type));
+	guard_leave();
+}
+
+SHIM_API int socket(int domain, int type, int protocol)
+{
+	int fd = real_socket ? real_socket(domain, type, protocol)
+			     : (int)syscall(SYS_socket, domain, type, protocol);
+
+	if (fd < 0) {
+		int err = errno;
+
+		socket_failed(domain, type, protocol, err);
+		errno = err;
+	}
+	return fd;
+}
+
+/* Learning, the policy learned for must let DNS through when the name
+ * needs it: recorded, whatever the answer. */
+static void lookup_learned(const char *node, const struct addrinfo *hints)
+{
+	if (!node || (hints && (hints->ai_flags & AI_NUMERICHOST)) ||
+	    !hook_begin() || !shim.extra.learn || shim.policy.net == NET_ON ||
+	    !lookup_needs_dns(node, "/etc/hosts") || !guard_enter())
+		return;
+	report_net_lookup(node, shim.policy.net == NET_PORTS);
+	guard_leave();
+}
+
+/* getaddrinfo() found no name: could it ask a server?  A UDP socket is
+ * tried, as the resolver's own was (through an internal alias no hook
+ * sees); refused, the lookup is explained: a name /etc/hosts lacks
+ * needs DNS.  Not under learn, whose kernel layer has the network on. */
+static void lookup_failed(const char *node)
+{
+	long fd;
+
+	if (!node || !hook_begin() || shim.extra.learn ||
+	    shim.policy.net == NET_ON)
+		return;
+	fd = syscall(SYS_socket, AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0) {
+		syscall(SYS_close, fd);
+		return;
+	}
+	if (errno != EACCES || !guard_enter())
+		return;
+	report_net_lookup(node, shim.policy.net == NET_PORTS);
+	guard_leave();
+}
+
+SHIM_API int getaddrinfo(const char *node, const char *service,
+			 const struct addrinfo *hints, struct addrinfo **res)
+{
+	int ret, err;
+
+	if (!real_getaddrinfo)
+		hook_begin(); /* called before the constructor */
+	if (!real_getaddrinfo)
+		return EAI_SYSTEM; /* no libc to ask: cannot happen */
+	ret = real_getaddrinfo(node, service, hints, res);
+	err = errno;
+	lookup_learned(node, hints);
+	errno = err;
+	/* glibc says "no such name" too when no server could be asked */
+	if ((ret == EAI_AGAIN || ret == EAI_SYSTEM || ret == EAI_NONAME ||
+	     ret == EAI_NODATA) &&
+	    !(hints && (hints->ai_flags & AI_NUMERICHOST))) {
+		err = errno;
+		lookup_failed(node);
+		errno = err;
+	}
 	return ret;
 }

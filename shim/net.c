@@ -7,7 +7,9 @@
  * the listed ports only, on allows everything.  A UNIX socket with a
  * path is a file: connecting or sending to it needs W on the path, and
  * bind creates it.  Abstract and unnamed UNIX sockets are not paths: the
- * kernel layer decides.  Every refusal is EACCES, as the kernel layers'.
+ * kernel layer decides (Landlock's scope refuses those of processes
+ * outside, and the failure is explained).  Every refusal is EACCES, as the
+ * kernel layers'.
  *
  * These run in signal handlers and vfork children: the stack only, no
  * allocation, no lock.  An address is read only as far as the length
@@ -131,6 +133,23 @@ int net_decide(const char *name, enum net_use use, int fd,
 	return ret;
 }
 
+/* A connect or send to an abstract UNIX socket failed with EPERM:
+ * Landlock's scope refused a socket of a process outside. */
+static void abstract_failed(const char *name, enum net_use use,
+			    const struct sockaddr_storage *ss, socklen_t len)
+{
+	size_t off = offsetof(struct sockaddr_un, sun_path);
+	const char *sun = (const char *)ss + off;
+
+	if (len <= off + 1 || len > sizeof(struct sockaddr_un) ||
+	    sun[0] != '\0')
+		return; /* unnamed, or a path */
+	if (!guard_enter())
+		return;
+	report_net_abstract(name, use, sun + 1, len - off - 1);
+	guard_leave();
+}
+
 void net_failed(const char *name, enum net_use use, const struct sockaddr *sa,
 		socklen_t len, int err)
 {
@@ -138,10 +157,13 @@ void net_failed(const char *name, enum net_use use, const struct sockaddr *sa,
 	char path[SUN_PATH_MAX + 1];
 	struct op op;
 
-	if (!shim.active || !copy_addr(sa, len, &ss) ||
-	    ss.ss_family != AF_UNIX || !unix_path(&ss, len, path))
+	if (!shim.active || !copy_addr(sa, len, &ss) || ss.ss_family != AF_UNIX)
 		return;
-	op = unix_op(name, use, path);
-	hook_failed(&op, err);
+	if (unix_path(&ss, len, path)) {
+		op = unix_op(name, use, path);
+		hook_failed(&op, err);
+	} else if (err == EPERM && use != NET_USE_BIND && !shim.extra.learn) {
+		abstract_failed(name, use, &ss, len);
+	}
 	errno = err;
 }

@@ -6,6 +6,10 @@
  * it, once per (operation, destination) in each process, unless quiet:
  *   cordon: denied connect 127.0.0.1:8080 [connect] (network is off);
  *   allow with --connect 8080
+ * and so for what the kernel refused and the shim saw fail: a socket()
+ * the seccomp filter refused ("denied socket AF_INET SOCK_DGRAM"), a
+ * connect to an abstract UNIX socket outside (Landlock's scope), a host
+ * name that no name server could be asked about ("denied lookup").
  * Addresses are formatted here (inet_ntop is not async-signal-safe on
  * every libc).  Raw syscalls and the stack only: this runs in vfork
  * children and signal handlers, and never changes errno.
@@ -20,14 +24,17 @@
 #include "shim/report_net.h"
 #include "shim/shim.h"
 #include "shim/core/rule.h"
+#include "shim/core/sockrule.h"
 #include "shim/core/strbuf.h"
 
 #define RULE_MAX 512
 /* "with --connect 65535", "by adding 65535 to CORDON_NET" */
 #define ALLOW_MAX 64
 #define NAME_MAX_ 64
+/* An address, a socket() in words, or "@" and an abstract UNIX name. */
+#define DEST_MAX 112
 /* "cordon: denied connect ", " [", "] (", "); allow ", the newline. */
-#define LINE_MAX_ (64 + NET_ADDR_MAX + NAME_MAX_ + RULE_MAX + ALLOW_MAX)
+#define LINE_MAX_ (64 + DEST_MAX + NAME_MAX_ + RULE_MAX + ALLOW_MAX)
 
 unsigned int net_port(const struct sockaddr_storage *ss)
 {
@@ -170,10 +177,11 @@ static void put_allow(struct strbuf *sb, const struct net_denial *d)
 	}
 }
 
-/* The line's parts are bounded (an address, a rule of RULE_MAX, an
- * option of ALLOW_MAX, a hook's name cut to NAME_MAX_): it always fits,
- * and an overflow could only cut it between parts. */
-static void write_line(const struct net_denial *d, const char *dest,
+/* The line's parts are bounded (a destination of DEST_MAX, a rule of
+ * RULE_MAX, an option of ALLOW_MAX, a hook's name cut to NAME_MAX_): it
+ * always fits, and an overflow could only cut it between parts.  With no
+ * @allow, no option allows it, and the line says so. */
+static void write_line(const char *verb, const char *dest, const char *name,
 		       const char *rule, const char *allow)
 {
 	char line[LINE_MAX_];
@@ -181,17 +189,90 @@ static void write_line(const struct net_denial *d, const char *dest,
 	struct strbuf sb = STRBUF(line, sizeof(line) - 1);
 
 	sb_puts(&sb, "cordon: denied ");
-	sb_puts(&sb, verb(d->use));
+	sb_puts(&sb, verb);
 	sb_puts(&sb, " ");
-	sb_escape(&sb, dest, SB_TERM, NET_ADDR_MAX);
+	sb_escape(&sb, dest, SB_TERM, DEST_MAX);
 	sb_puts(&sb, " [");
-	sb_escape(&sb, d->name, SB_TERM, NAME_MAX_);
+	sb_escape(&sb, name, SB_TERM, NAME_MAX_);
 	sb_puts(&sb, "] (");
 	sb_escape(&sb, rule, SB_TERM, RULE_MAX);
-	sb_puts(&sb, "); allow ");
-	sb_escape(&sb, allow, SB_TERM, ALLOW_MAX);
+	if (allow) {
+		sb_puts(&sb, "); allow ");
+		sb_escape(&sb, allow, SB_TERM, ALLOW_MAX);
+	} else {
+		sb_puts(&sb, "); no option allows it");
+	}
 	line[sb.len++] = '\n';
 	shim_say(line, sb.len);
+}
+
+/* The line (once per hook and destination in this process, unless
+ * quiet) and the record of a denial the kernel made, which the shim saw
+ * fail; under learn (a lookup, which the kernel let through), the
+ * record only. */
+static void report_kernel(const char *verb, const char *name, const char *dest,
+			  const char *rule, const char *allow)
+{
+	struct op op = {
+		.name = name, .dirfd = AT_FDCWD, .dest = dest, .allow = allow
+	};
+	int saved = errno;
+
+	if (shim.extra.learn)
+		op.verdict = "learn";
+	else if (report_first_time(name, 0, dest))
+		write_line(verb, dest, name, rule, allow);
+	audit_record(&op, NULL, rule, shim.extra.learn ? "shim" : "kernel");
+	errno = saved;
+}
+
+void report_net_socket(const char *what, int verdict, bool tcp, bool raw)
+{
+	char rule[RULE_MAX];
+	struct strbuf sb = STRBUF(rule, sizeof(rule));
+
+	if (verdict == SOCK_REFUSED_NOT_TCP)
+		sb_puts(&sb, "not a TCP socket; only TCP ports are allowed");
+	else
+		sb_puts(&sb, "network is off");
+	/* A TCP socket: --net is the only grant that names no port; the
+	 * one it will reach is not known before it connects. */
+	if (verdict == SOCK_REFUSED_OFF && tcp)
+		sb_puts(&sb, "; --connect PORT would allow TCP to PORT only");
+	if (raw)
+		sb_puts(&sb, "; a raw or packet socket needs CAP_NET_RAW, "
+			     "which cordon drops");
+	report_kernel("socket", "socket", what, rule,
+		      raw ? NULL
+			  : (shim.extra.standalone ? "with CORDON_NET=on"
+						   : "with --net"));
+}
+
+void report_net_lookup(const char *node, bool ports)
+{
+	report_kernel("lookup", "getaddrinfo", node,
+		      ports ? "only TCP ports are allowed; looking up a host "
+			      "name needs DNS, over UDP"
+			    : "network is off; looking up a host name needs "
+			      "DNS, over UDP",
+		      shim.extra.standalone ? "with CORDON_NET=on"
+					    : "with --net");
+}
+
+void report_net_abstract(const char *hook, enum net_use use, const char *name,
+			 size_t len)
+{
+	char dest[DEST_MAX];
+	size_t n = 0;
+
+	dest[n++] = '@';
+	for (size_t i = 0; i < len && n < sizeof(dest) - 1; i++)
+		dest[n++] = name[i] ? name[i] : '@';
+	dest[n] = '\0';
+	report_kernel(verb(use), hook, dest,
+		      "an abstract UNIX socket of a process outside the "
+		      "sandbox: Landlock's scope",
+		      NULL);
 }
 
 void report_net_denial(const struct net_denial *d)
@@ -210,7 +291,7 @@ void report_net_denial(const struct net_denial *d)
 	if (shim.extra.learn)
 		op.verdict = "learn"; /* no line: the run goes on */
 	else if (report_first_time(d->name, 0, dest))
-		write_line(d, dest, rule, allow);
+		write_line(verb(d->use), dest, d->name, rule, allow);
 	audit_record(&op, NULL, rule, "shim");
 	errno = saved;
 }

@@ -46,4 +46,34 @@ void net_addr_str(const struct sockaddr_storage *ss, char out[NET_ADDR_MAX]);
  */
 void report_net_denial(const struct net_denial *d);
 
+/**
+ * report_net_socket - the line and the record of a socket() the kernel's
+ * seccomp filter refused (EACCES): @what is sockrule_name()'s words for
+ * the call, @verdict sockrule_check()'s (an enum sock_verdict, not
+ * SOCK_ALLOWED), @tcp whether it is plain TCP (a port grant would let it
+ * through, but which port is not known before it connects), @raw
+ * whether it needs CAP_NET_RAW as well, which no option gives.
+ * Allocates nothing; does not change errno.
+ */
+void report_net_socket(const char *what, int verdict, bool tcp, bool raw);
+
+/**
+ * report_net_abstract - the line and the record of a connect or send to
+ * the abstract UNIX socket @name (@len bytes, NULs shown as '@') that
+ * the kernel refused with EPERM: Landlock's scope, a socket of a
+ * process outside the sandbox, which no option allows.  Allocates
+ * nothing; does not change errno.
+ */
+void report_net_abstract(const char *hook, enum net_use use, const char *name,
+			 size_t len);
+
+/**
+ * report_net_lookup - the line and the record of a host name @node that
+ * getaddrinfo() could not look up because the filter refuses the UDP
+ * socket DNS needs (the network off, or @ports: TCP ports only); under
+ * learn, a name that will need it.  Only --net allows it.  Allocates
+ * nothing; does not change errno.
+ */
+void report_net_lookup(const char *node, bool ports);
+
 #endif

@@ -1,4 +1,5 @@
-# Network: off by default; TCP ports through Landlock, the rest seccomp.
+# Network: off by default (TCP ports through Landlock, the rest seccomp,
+# and a network namespace of its own); ports and --net in the host's.
 
 tcp_connect='exec 3<>/dev/tcp/127.0.0.1/$0 && echo hi >&3'
 udp_send='echo hi > /dev/udp/127.0.0.1/$0'
@@ -118,10 +119,12 @@ test_bind_port_list() {
 	port=$(free_port) || fail "no free port"
 	# a port not in the list: bind() itself fails with EACCES (13),
 	# the shim says why, and nothing listens there
-	bind_held "$port" --bind 1
+	bind_held "$port" --bind 1 --log "$T/log.jsonl"
 	assert_status 3
 	assert_content "$T/stdout" "bind: 13"
 	assert_stderr_has "denied bind 127.0.0.1:$port \[bind\] (TCP port $port is not among the bind ports 1); allow with --bind $port"
+	grep -qF "\"operation\":\"bind\",\"destination\":\"127.0.0.1:$port\"" \
+		"$T/log.jsonl" || fail "no record of the bind"
 	[ "$outside" = refused ] || { show; fail "something listened on $port"; }
 	# the kernel alone refuses it too
 	bind_held "$port" --no-shim --bind 1
@@ -160,4 +163,23 @@ test_abstract_unix_socket_outside_is_refused() {
 	assert_status 0
 	wait_listener
 	[ "$contacts" = 1 ] || fail "the listener saw $contacts connections"
+}
+
+# With the network off the command has a network namespace of its own:
+# the host's sockets (/proc/net/tcp lists the listener outside) are not
+# seen there; with --net they are.
+test_network_off_hides_the_hosts_sockets() {
+	local hex
+	start_listener
+	hex=$(printf ':%04X ' "$port")
+	plain cat /proc/net/tcp
+	assert_stdout_has "$hex"
+	cordon -- cat /proc/net/tcp
+	assert_status 0
+	assert_stdout_lacks "$hex"
+	cordon --net -- cat /proc/net/tcp
+	assert_stdout_has "$hex"
+	kill "$listener_pid" 2> /dev/null
+	wait "$listener_pid" 2> /dev/null
+	return 0
 }

@@ -33,18 +33,11 @@ net_shim_listen() {
 }
 
 # net_shim_contacts EXPECTED: wait (up to 10 s) for the listener's count
-# to reach EXPECTED, give late arrivals a moment, then stop it.
+# to reach EXPECTED, give late arrivals a moment, then stop it
+# (t_net_explain.sh's nx_contacts and nx_stop).
 net_shim_contacts() {
-	local i
-	for i in $(seq 200); do
-		[ "$(cat "$T/count" 2>/dev/null)" = "$1" ] && break
-		sleep 0.05
-	done
-	sleep 0.2
-	contacts=$(cat "$T/count" 2>/dev/null || echo missing)
-	kill "$listener_pid" 2>/dev/null
-	wait "$listener_pid" 2>/dev/null
-	[ "$contacts" = "$1" ] || fail "the listener saw $contacts contacts, expected $1"
+	nx_contacts "$1"
+	nx_stop
 }
 
 # net_shim_unix_server PATH...: a python3 server accepting on each UNIX
