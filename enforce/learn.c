@@ -2,66 +2,99 @@
  * learn.c - `cordon learn -o PROFILE -- COMMAND`: a profile from a run.
  *
  * While learning, the kernel layer holds a wide policy: Landlock grants
- * the whole filesystem as the user may use it and the network; the
- * seccomp filter and the capability drop apply as always, the mount
- * and PID namespaces do not (the protected paths, the covered sockets
- * and secrets, the hiding of other processes are off).  The shim
- * checks every call against the policy the options give without
- * refusing any: what that policy would refuse is recorded ("verdict":
- * "learn").  At the end the records are folded into a minimal profile:
+ * the whole filesystem as the user may use it, the workspace and the
+ * temp directories writable, and the network; the seccomp filter and
+ * the capability drop apply as always, the mount and PID namespaces do
+ * not (the protected paths, the covered sockets and secrets, the hiding
+ * of other processes are off).  The shim checks every call against the
+ * policy the options give without refusing any: what that policy would
+ * refuse is recorded ("verdict": "learn").  The launcher itself notes
+ * what no shim sees: before the run, the command (the launcher execs
+ * it); after it, for the command and every program the run executed,
+ * the interpreters of "#!" lines (the kernel checks them, the shim
+ * decides on the script) and what the dynamic loader maps from the
+ * program's own run path (learn_elf.c).  At the end the records are
+ * folded into a minimal profile (learn_fold.c):
  *  - a cache's files into the cache (~/.cache/NAME, ~/.NAME, ~/go/...);
- *  - what was made, replaced or removed into its directory (which is
- *    there again at the next run); a program into its directory;
- *  - everything else stays the path itself;
- *  - never "/" nor all of $HOME: a path that would fold there stays as
- *    it is;
+ *  - what was made, replaced or removed into its directory; a program
+ *    into its directory; what was read stays the path itself;
+ *  - what the run made itself into the nearest directory that was there
+ *    before it (the profile must rerun on a clean tree), or, right
+ *    under / or $HOME or for a cache, the directory to be made
+ *    ("create");
+ *  - never "/" nor all of $HOME;
  *  - read, write and execute kept apart (writing implies reading);
- *  - TCP ports into "connect"; any other socket into "net": true.
- * What the shim cannot see (static binaries, raw system calls) is not
+ *  - the workspace as ".", the temp directory as "$TMPDIR", the home
+ *    as "~";
+ *  - TCP ports into "connect" and "bind"; any other socket into "net".
+ *  - the options' --mode kept as "mode".
+ * What the shim cannot see (static binaries, raw system calls, the
+ * libraries the loader finds by LD_LIBRARY_PATH or dlopen) is not
  * learned: the profile may then still fall short for them.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "enforce/learn.h"
+#include "enforce/learn_elf.h"
+#include "enforce/learn_fold.h"
+#include "enforce/learn_store.h"
 #include "enforce/policy_edit.h"
-#include "shim/core/path.h"
 #include "enforce/roots.h"
+#include "enforce/spawn.h"
+#include "shim/core/path.h"
+#include "shim/core/shebang.h"
 #include "shim/core/strbuf.h"
 
-#define LEARN_MAX 512
+#define LEARN_PORTS  64
+#define SHEBANG_HOPS 4 /* interpreters of interpreters: the kernel's */
+#define ELF_DEPTH    8 /* libraries of libraries */
 
-struct need {
-	char path[PATH_BUF];
-	unsigned int rights;
+struct ports {
+	unsigned int port[LEARN_PORTS];
+	size_t n;
 };
 
-static struct need needs[LEARN_MAX];
-static size_t nneeds;
-static unsigned int ports[64];
-static size_t nports;
+static struct ports connect_ports, bind_ports;
 static bool any_net;
-static size_t dropped;
+static struct learn_run run;
+static const char *mode_name; /* the options' --mode, or NULL */
 
-static void add_need(const char *path, unsigned int rights)
+static void add_port(struct ports *set, unsigned long port)
 {
-	for (size_t i = 0; i < nneeds; i++) {
-		if (strcmp(needs[i].path, path) == 0) {
-			needs[i].rights |= rights;
-			return;
-		}
-	}
-	if (nneeds == LEARN_MAX) {
-		dropped++;
+	if (port > 65535)
 		return;
-	}
-	snprintf(needs[nneeds].path, PATH_BUF, "%s", path);
-	needs[nneeds++].rights = rights;
+	for (size_t i = 0; i < set->n; i++)
+		if (set->port[i] == port)
+			return;
+	if (set->n < LEARN_PORTS)
+		set->port[set->n++] = (unsigned int)port;
+}
+
+/* A network record: the option the shim names ("with --connect 443",
+ * "with --bind 0", "with --net") says what allows it. */
+static void note_net(const char *dest, const char *allow, const char *op)
+{
+	const char *colon = strrchr(dest, ':');
+	const char *c = allow ? strstr(allow, "--connect ") : NULL;
+	const char *b = allow ? strstr(allow, "--bind ") : NULL;
+
+	if (c)
+		add_port(&connect_ports, strtoul(c + 10, NULL, 10));
+	else if (b)
+		add_port(&bind_ports, strtoul(b + 7, NULL, 10));
+	else if (allow || !colon)
+		any_net = true; /* not a TCP port: the network itself */
+	else if (op && strcmp(op, "bind") == 0)
+		add_port(&bind_ports, strtoul(colon + 1, NULL, 10));
+	else
+		add_port(&connect_ports, strtoul(colon + 1, NULL, 10));
 }
 
 void learn_note(json_t *record)
@@ -70,143 +103,202 @@ void learn_note(json_t *record)
 		json_string_value(json_object_get(record, "resolved"));
 	const char *dest =
 		json_string_value(json_object_get(record, "destination"));
-	const char *rule = json_string_value(json_object_get(record, "rule"));
+	const char *allow = json_string_value(json_object_get(record, "allow"));
+	const char *op =
+		json_string_value(json_object_get(record, "operation"));
 	json_int_t need = json_integer_value(json_object_get(record, "need"));
 
 	if (dest) {
-		const char *colon = strrchr(dest, ':');
-		unsigned long port = colon ? strtoul(colon + 1, NULL, 10) : 0;
-
-		if ((rule && strncmp(rule, "not a TCP", 9) == 0) || !colon) {
-			any_net = true;
-			return;
-		}
-		for (size_t i = 0; i < nports; i++)
-			if (ports[i] == port)
-				return;
-		if (nports < sizeof(ports) / sizeof(ports[0]))
-			ports[nports++] = (unsigned int)port;
+		note_net(dest, allow, op);
 		return;
 	}
 	if (!resolved || resolved[0] != '/')
 		return;
-	add_need(resolved, (unsigned int)need); /* 0: only seen */
+	learn_store_add(resolved, (unsigned int)need & RIGHT_ALL); /* 0: seen */
 }
 
-static bool is_dir(const char *path)
+/* A library or interpreter the loader maps for a program: noted as
+ * executed (a non-exec root is mounted noexec), with its own. */
+static void note_dep(const char *dep, void *depth)
 {
-	struct stat st;
+	struct learn_need *n = learn_store_find(dep);
+	int d = *(int *)depth + 1;
 
-	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-/* @path's directory, in @out. */
-static void parent(const char *path, char out[PATH_BUF])
-{
-	char *slash;
-
-	snprintf(out, PATH_BUF, "%s", path);
-	slash = strrchr(out, '/');
-	if (slash && slash != out)
-		*slash = '\0';
-	else
-		snprintf(out, PATH_BUF, "/");
-}
-
-/* The cache that holds @path under $HOME, in @out: ~/.cache/NAME,
- * ~/.NAME, ~/go/pkg/mod.  False when it is none of them. */
-static bool cache_of(const char *path, const char *home, char out[PATH_BUF])
-{
-	size_t hl = strlen(home);
-	const char *rest, *end;
-
-	if (!path_is_within(path, home) || strlen(path) <= hl + 1)
-		return false;
-	rest = path + hl + 1;
-	if (strncmp(rest, ".cache/", 7) == 0)
-		end = strchr(rest + 7, '/');
-	else if (strncmp(rest, "go/pkg/mod/", 11) == 0 ||
-		 strcmp(rest, "go/pkg/mod") == 0)
-		end = rest + 10;
-	else if (rest[0] == '.' && strcmp(rest, ".cache") != 0)
-		end = strchr(rest, '/');
-	else
-		return false;
-	/* the cache itself when @path is it */
-	snprintf(out, PATH_BUF, "%.*s",
-		 end ? (int)(end - path) : (int)strlen(path), path);
-	return true;
-}
-
-/* @n's own path, in @out (it fits: both are PATH_BUF). */
-static void own(const struct need *n, char out[PATH_BUF])
-{
-	struct strbuf sb = STRBUF(out, PATH_BUF);
-
-	sb_puts(&sb, n->path);
-}
-
-/* Where the grant for @n goes, in @out. */
-static void fold(const struct need *n, const char *home, char out[PATH_BUF])
-{
-	if (home && cache_of(n->path, home, out))
+	if ((n && (n->rights & RIGHT_X)) || d > ELF_DEPTH)
 		return;
-	if ((n->rights & RIGHT_X) && !is_dir(n->path)) {
-		parent(n->path, out);
-	} else if (n->rights & RIGHT_W) {
-		/* a file or directory made (or replaced, removed) there:
-		 * where it was made, which exists again at the next run */
-		parent(n->path, out);
-	} else {
-		own(n, out);
-	}
-	/* never the whole filesystem nor the whole home */
-	if (strcmp(out, "/") == 0 || (home && strcmp(out, home) == 0))
-		own(n, out);
+	learn_store_add(dep, RIGHT_X);
+	learn_elf_deps(dep, note_dep, &d);
 }
 
-static bool leads_to_another(const struct need *n)
+/* @file executed, and the interpreter of each "#!" line on the way
+ * (a relative one only when @relative_ok: from the working directory,
+ * which is the command's, not a child's). */
+static void note_exec(const char *file, bool relative_ok)
 {
-	for (size_t i = 0; i < nneeds; i++)
-		if (&needs[i] != n && needs[i].rights &&
-		    path_is_within(needs[i].path, n->path))
-			return true;
-	return false;
+	char path[PATH_BUF], line[SHEBANG_BUF];
+	int depth = 0;
+
+	snprintf(path, sizeof(path), "%s", file);
+	for (int hop = 0; hop <= SHEBANG_HOPS; hop++) {
+		int fd;
+		ssize_t n;
+
+		learn_store_add(path, RIGHT_X);
+		/* a path from a record is untrusted: a FIFO or a device
+		 * is never opened */
+		fd = learn_open_file(path);
+		if (fd < 0)
+			return;
+		learn_elf_deps(path, note_dep, &depth);
+		n = read(fd, line, sizeof(line) - 1);
+		close(fd);
+		if (!shebang_parse(line, n) ||
+		    (line[0] != '/' && !relative_ok) ||
+		    path_resolve(AT_FDCWD, line, 0, path) != 0)
+			return;
+	}
 }
+
+/* The command: the launcher execs it, where no shim sees it. */
+static void note_command(const char *cmd)
+{
+	char path[PATH_BUF];
+
+	if (spawn_locate(cmd, path))
+		note_exec(path, true);
+}
+
+/* The interpreters of the scripts the run executed: the shim decides
+ * on the script, and the kernel on its interpreter as well. */
+static void note_interpreters(void)
+{
+	char path[PATH_BUF];
+	size_t n = learn_store_count();
+
+	for (size_t i = 0; i < n; i++) {
+		/* a copy: the store may grow (and move) meanwhile */
+		if (!(learn_store_at(i)->rights & RIGHT_X))
+			continue;
+		snprintf(path, sizeof(path), "%s", learn_store_at(i)->path);
+		note_exec(path, false);
+	}
+}
+
+static const char *mode_of(enum cli_mode m)
+{
+	switch (m) {
+	case MODE_READ_ONLY:
+		return "read-only";
+	case MODE_WORKSPACE_NET:
+		return "workspace-net";
+	case MODE_WORKSPACE_WRITE:
+		break;
+	}
+	return "workspace-write";
+}
+
+void learn_start(const struct cli *c)
+{
+	const char *tmpdir = getenv("TMPDIR");
+
+	clock_gettime(CLOCK_REALTIME_COARSE, &run.start);
+	run.home = roots_home();
+	if (path_resolve(AT_FDCWD, ".", 0, run.cwd) != 0)
+		run.cwd[0] = '\0';
+	if (!tmpdir || tmpdir[0] != '/')
+		tmpdir = "/tmp";
+	if (path_resolve(AT_FDCWD, tmpdir, 0, run.tmp) != 0)
+		run.tmp[0] = '\0';
+	mode_name = c->mode_set ? mode_of(c->mode) : NULL;
+	if (c->argv && c->argv[0])
+		note_command(c->argv[0]);
+}
+
+/* Mark each path only seen on the way to a path with rights: a root
+ * below makes it visible. */
+static void mark_leads(void)
+{
+	char up[PATH_BUF];
+
+	for (size_t i = 0; i < learn_store_count(); i++) {
+		struct learn_need *n = learn_store_at(i), *a;
+		char *slash;
+
+		if (!n->rights)
+			continue;
+		snprintf(up, sizeof(up), "%s", n->path);
+		while ((slash = strrchr(up, '/')) && slash != up) {
+			*slash = '\0';
+			a = learn_store_find(up);
+			if (a)
+				a->leads = true;
+		}
+	}
+}
+
+/* The profile's lists, absolute until written. */
+enum { L_READ, L_WRITE, L_EXEC, L_CREATE, L_N };
+static const char *const list_key[L_N] = { "read", "write", "exec", "create" };
 
 static void add_unique(json_t *list, const char *path)
 {
 	size_t i;
 	json_t *v;
 
-	json_array_foreach(list, i, v) if (strcmp(json_string_value(v), path) ==
-					   0) return;
+	json_array_foreach(list, i, v)
+	{
+		if (strcmp(json_string_value(v), path) == 0)
+			return;
+	}
 	json_array_append_new(list, json_string(path));
 }
 
-/* Drop an entry inside another entry of the same list. */
-static void prune(json_t *list)
+static bool is_inside(const char *p, json_t *list, bool self)
+{
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(list, i, v)
+	{
+		const char *q = json_string_value(v);
+
+		if ((!self || strcmp(p, q) != 0) && path_is_within(p, q))
+			return true;
+	}
+	return false;
+}
+
+/* Drop an entry of @list inside another entry of @list, or inside an
+ * entry of @wider (which grants at least as much). */
+static void prune(json_t *list, json_t *wider, json_t *wider2)
 {
 	for (size_t i = 0; i < json_array_size(list);) {
 		const char *p = json_string_value(json_array_get(list, i));
-		bool inside = false;
 
-		for (size_t j = 0; j < json_array_size(list) && !inside; j++) {
-			const char *q =
-				json_string_value(json_array_get(list, j));
-
-			inside = i != j && strcmp(p, q) != 0 &&
-				 path_is_within(p, q);
-		}
-		if (inside)
+		if (is_inside(p, list, true) ||
+		    (wider && is_inside(p, wider, false)) ||
+		    (wider2 && is_inside(p, wider2, false)))
 			json_array_remove(list, i);
 		else
 			i++;
 	}
 }
 
+/* Say @path escaped for a terminal: it came from inside. */
+static void warn(const char *what, const char *path, const char *why)
+{
+	char line[PATH_BUF + 256];
+	struct strbuf sb = STRBUF(line, sizeof(line));
+
+	sb_puts(&sb, "cordon: WARNING: ");
+	sb_puts(&sb, what);
+	sb_escape(&sb, path, SB_TERM, PATH_BUF);
+	sb_puts(&sb, why);
+	fprintf(stderr, "%s\n", line);
+}
+
 /* The run really used all of / or $HOME: granted, and said loudly. */
-static void warn_wide(json_t *list, const char *home, const char *what)
+static void warn_wide(json_t *list, const char *what)
 {
 	size_t i;
 	json_t *v;
@@ -215,7 +307,8 @@ static void warn_wide(json_t *list, const char *home, const char *what)
 	{
 		const char *path = json_string_value(v);
 
-		if (strcmp(path, "/") == 0 || (home && strcmp(path, home) == 0))
+		if (strcmp(path, "/") == 0 ||
+		    (run.home && strcmp(path, run.home) == 0))
 			fprintf(stderr,
 				"cordon: WARNING: the profile lets the command "
 				"%s all of %s: the run used it itself\n",
@@ -223,53 +316,142 @@ static void warn_wide(json_t *list, const char *home, const char *what)
 	}
 }
 
+/* Where each need goes (learn_fold()); -1: granted already, or only
+ * seen on the way to a path granted anyway. */
+static void fold_all(const struct policy *p, json_t *made)
+{
+	char where[PATH_BUF];
+
+	note_interpreters();
+	mark_leads();
+	for (size_t i = 0; i < learn_store_count(); i++) {
+		struct learn_need *n = learn_store_at(i);
+
+		n->grant = -1;
+		if (n->rights ? policy_allows(p, n->rights, n->path) : n->leads)
+			continue;
+		n->grant = (int)learn_fold(&run, n->path, n->rights, where);
+		n->where = strdup(where);
+		if (!n->where)
+			n->grant = -1;
+		else if (n->grant == GRANT_CREATE)
+			add_unique(made, where);
+	}
+}
+
+/* A directory the run made, which a directory to be made below it
+ * (one of @made) makes as well (mkdir -p): the run's own mkdir then
+ * finds it there, and fails quietly, as mkdir -p expects.  No grant
+ * needed. */
+static bool made_with_create(const struct learn_need *n, json_t *made)
+{
+	size_t i;
+	json_t *v;
+
+	if (n->grant != GRANT_CREATE || !learn_is_dir(n->path))
+		return false;
+	json_array_foreach(made, i, v)
+	{
+		const char *m = json_string_value(v);
+
+		if (strcmp(m, n->where) != 0 && path_is_within(m, n->path))
+			return true;
+	}
+	return false;
+}
+
+static void add_grant(const struct learn_need *n, json_t *lists[L_N])
+{
+	if (n->grant == GRANT_NONE) {
+		warn("not learned: ", n->path,
+		     " was made by the run right under / or $HOME, "
+		     "which the profile does not grant whole");
+		return;
+	}
+	if (n->grant == GRANT_CREATE)
+		add_unique(lists[L_CREATE], n->where);
+	if (n->rights & RIGHT_X)
+		add_unique(lists[L_EXEC], n->where);
+	else if (n->grant == GRANT_CREATE)
+		return;
+	else if (n->rights & RIGHT_W)
+		add_unique(lists[L_WRITE], n->where);
+	else
+		add_unique(lists[L_READ], n->where);
+}
+
+static void collect(const struct policy *p, json_t *lists[L_N])
+{
+	json_t *made = json_array();
+
+	fold_all(p, made);
+	for (size_t i = 0; i < learn_store_count(); i++) {
+		struct learn_need *n = learn_store_at(i);
+
+		if (n->grant >= 0 && !made_with_create(n, made))
+			add_grant(n, lists);
+	}
+	json_decref(made);
+	prune(lists[L_CREATE], NULL, NULL);
+	prune(lists[L_WRITE], lists[L_CREATE], NULL);
+	prune(lists[L_EXEC], NULL, NULL);
+	prune(lists[L_READ], lists[L_WRITE], lists[L_CREATE]);
+	prune(lists[L_READ], lists[L_EXEC], NULL);
+	warn_wide(lists[L_READ], "read");
+	warn_wide(lists[L_WRITE], "write");
+	warn_wide(lists[L_EXEC], "execute");
+}
+
+/* @list written with tokens (learn_fold.h), in the profile @prof. */
+static size_t put_paths(json_t *prof, const char *key, json_t *list)
+{
+	json_t *out = json_array();
+	char tok[PATH_BUF];
+	size_t i, n = json_array_size(list);
+	json_t *v;
+
+	json_array_foreach(list, i, v)
+	{
+		learn_token(&run, json_string_value(v), tok);
+		json_array_append_new(out, json_string(tok));
+	}
+	if (n)
+		json_object_set(prof, key, out);
+	json_decref(out);
+	return n;
+}
+
+static void put_ports(json_t *prof, const char *key, const struct ports *set)
+{
+	json_t *out = json_array();
+
+	for (size_t i = 0; i < set->n; i++)
+		json_array_append_new(out, json_integer(set->port[i]));
+	if (set->n)
+		json_object_set(prof, key, out);
+	json_decref(out);
+}
+
 int learn_write(const char *out, const struct policy *p, char *err,
 		size_t errlen)
 {
-	json_t *prof = json_object();
-	json_t *read = json_array(), *write = json_array(),
-	       *exec = json_array(), *connect = json_array();
-	const char *home = roots_home();
-	char where[PATH_BUF];
-	size_t total;
+	json_t *prof = json_object(), *lists[L_N];
+	size_t total = 0, nports = connect_ports.n + bind_ports.n;
 	int ret = 0;
 
-	for (size_t i = 0; i < nneeds; i++) {
-		struct need *n = &needs[i];
-
-		/* granted already; or only seen, on the way to a path
-		 * granted anyway: a root below makes it visible */
-		if (n->rights ? policy_allows(p, n->rights, n->path)
-			      : leads_to_another(n))
-			continue;
-		fold(n, home, where);
-		if (n->rights & RIGHT_W)
-			add_unique(write, where);
-		else if (n->rights & RIGHT_X)
-			add_unique(exec, where);
-		else
-			add_unique(read, where);
-	}
-	prune(read);
-	prune(write);
-	prune(exec);
-	for (size_t i = 0; i < nports; i++)
-		json_array_append_new(connect, json_integer(ports[i]));
-	if (json_array_size(read))
-		json_object_set(prof, "read", read);
-	if (json_array_size(write))
-		json_object_set(prof, "write", write);
-	if (json_array_size(exec))
-		json_object_set(prof, "exec", exec);
-	if (any_net)
+	for (int l = 0; l < L_N; l++)
+		lists[l] = json_array();
+	collect(p, lists);
+	for (int l = 0; l < L_N; l++)
+		total += put_paths(prof, list_key[l], lists[l]);
+	if (any_net) {
 		json_object_set_new(prof, "net", json_true());
-	else if (nports)
-		json_object_set(prof, "connect", connect);
-	total = json_array_size(read) + json_array_size(write) +
-		json_array_size(exec);
-	warn_wide(read, home, "read");
-	warn_wide(write, home, "write");
-	warn_wide(exec, home, "execute");
+	} else {
+		put_ports(prof, "connect", &connect_ports);
+		put_ports(prof, "bind", &bind_ports);
+	}
+	if (mode_name)
+		json_object_set_new(prof, "mode", json_string(mode_name));
 	if (json_dump_file(prof, out, JSON_INDENT(2) | JSON_SORT_KEYS) < 0) {
 		snprintf(err, errlen, "cannot write the profile '%s'", out);
 		ret = -EIO;
@@ -280,33 +462,39 @@ int learn_write(const char *out, const struct policy *p, char *err,
 			total, total == 1 ? "" : "s", nports,
 			nports == 1 ? "" : "s",
 			any_net ? " (and the network)" : "", out, out);
-		if (dropped)
+		if (learn_store_dropped())
 			fprintf(stderr,
 				"cordon: WARNING: %zu more paths were not "
 				"kept (more than %d): the profile may fall "
 				"short\n",
-				dropped, LEARN_MAX);
+				learn_store_dropped(), LEARN_MAX);
 	}
-	json_decref(read);
-	json_decref(write);
-	json_decref(exec);
-	json_decref(connect);
+	for (int l = 0; l < L_N; l++)
+		json_decref(lists[l]);
 	json_decref(prof);
 	return ret;
 }
 
+static int add_writable(struct policy *wide, const char *path)
+{
+	/* never the whole filesystem (a workspace or $TMPDIR of "/") */
+	if (!path[0] || strcmp(path, "/") == 0 || access(path, F_OK) != 0)
+		return 0;
+	return policy_add_root(wide, path, RIGHT_ALL, ORIGIN_DEFAULT, true);
+}
+
 /*
  * What the kernel layer holds while learning: the options' own roots,
- * the whole filesystem readable and executable, $HOME writable, and the
- * network (the seccomp filter and the capability drop as always; no
- * namespaces).  The system directories stay unwritable even to root:
- * a build that would install into /usr fails there, as it should.  The
- * shim records what the options' policy alone would refuse.
+ * the whole filesystem readable and executable, $HOME, the workspace
+ * and the temp directories writable, and the network (the seccomp
+ * filter and the capability drop as always; no namespaces).  The
+ * system directories stay unwritable even to root: a build that would
+ * install into /usr fails there, as it should.  The shim records what
+ * the options' policy alone would refuse.
  */
 const struct policy *learn_kernel_policy(const struct policy *p)
 {
 	static struct policy wide;
-	const char *home = roots_home();
 	int ret = 0;
 
 	if (wide.nroots)
@@ -320,9 +508,14 @@ const struct policy *learn_kernel_policy(const struct policy *p)
 	if (!ret)
 		ret = policy_add_root(&wide, "/", RIGHT_R | RIGHT_X,
 				      ORIGIN_DEFAULT, true);
-	if (!ret && home && strcmp(home, "/") != 0 && access(home, F_OK) == 0)
-		ret = policy_add_root(&wide, home, RIGHT_ALL, ORIGIN_DEFAULT,
-				      true);
+	if (!ret && run.home)
+		ret = add_writable(&wide, run.home);
+	if (!ret)
+		ret = add_writable(&wide, run.cwd);
+	if (!ret)
+		ret = add_writable(&wide, run.tmp);
+	if (!ret)
+		ret = add_writable(&wide, "/var/tmp");
 	wide.net = NET_ON;
 	return &wide;
 }

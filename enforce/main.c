@@ -55,6 +55,8 @@ static int run_supervised(struct cli *c, char **envp,
 	pid_t pid;
 	int status;
 
+	if (learning)
+		learn_start(c);
 	fflush(NULL);
 	pid = platform_fork(fs, learning);
 	if (pid < 0) {
@@ -73,6 +75,7 @@ static int run_supervised(struct cli *c, char **envp,
 	 * EPIPE, never a death that would lose the command's status (the
 	 * child, made before this, keeps the default) */
 	signal(SIGPIPE, SIG_IGN);
+	sup->tally.policy = &c->policy; /* its protections decide options */
 	status = supervise_wait(sup, pid);
 	if (!learning)
 		supervise_sweep(sup, &c->policy);

@@ -8,6 +8,7 @@
  *     "read":  ["~/datasets", "/srv/data"],
  *     "write": ["~/.cache/pip"],
  *     "exec":  ["~/.cargo/bin"],
+ *     "create": ["~/.cache/tool"],
  *     "net": true | false,
  *     "connect": [443, "8000-8010"],
  *     "bind": [8000],
@@ -15,7 +16,14 @@
  *     "inherit_env": false
  *   }
  *
- * Paths are as on the command line (~ and . expand).  Profiles and flags
+ * Paths are as on the command line (~ and . expand; a relative path is
+ * the workspace's), and "$TMPDIR" at the start of one is the temp
+ * directory ($TMPDIR, else /tmp): what `cordon learn` writes, so that a
+ * profile moves with the workspace.  "create" names directories that a
+ * run makes (a cache in $HOME): made (with their parents, as mkdir -p)
+ * before a run or a learning run when missing, then writable; `cordon
+ * explain` makes nothing and skips the missing ones, and the profile's
+ * other paths inside them.  Profiles and flags
  * compose: the roots, ports and variables add up; for "mode", "net" and
  * "inherit_env" a flag wins over every profile, and a later profile over
  * an earlier one.  A NAME without a slash that is not a file is one of
@@ -29,8 +37,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "enforce/profile.h"
+#include "enforce/roots.h"
+#include "shim/core/path.h"
+#include "shim/core/policy.h"
 
 static const struct {
 	const char *name;
@@ -55,14 +67,100 @@ static const struct {
 		   " \"env\": [\"MAVEN_*\", \"JAVA_HOME\"]}" },
 };
 
-static const char *const keys[] = { "mode", "read", "write",
-				    "exec", "net",  "connect",
-				    "bind", "env",  "inherit_env" };
+static const char *const keys[] = { "mode",   "read",	    "write",   "exec",
+				    "create", "net",	    "connect", "bind",
+				    "env",    "inherit_env" };
+
+#define TMP_TOKEN "$TMPDIR"
 
 static int bad(char *err, size_t errlen, const char *name, const char *what)
 {
 	snprintf(err, errlen, "profile '%s': %s", name, what);
 	return -EINVAL;
+}
+
+/* A copy of @path with "$TMPDIR" expanded; lives as long as the run. */
+static char *expand_tmp(const char *path)
+{
+	const char *tmp = getenv("TMPDIR");
+	size_t n = strlen(TMP_TOKEN);
+	char *out;
+
+	if (strncmp(path, TMP_TOKEN, n) != 0 ||
+	    (path[n] != '\0' && path[n] != '/'))
+		return strdup(path);
+	if (!tmp || tmp[0] != '/')
+		tmp = "/tmp";
+	if (asprintf(&out, "%s%s", tmp, path + n) < 0)
+		return NULL;
+	return out;
+}
+
+/* mkdir -p @path (expanded: ~ and $TMPDIR). */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_BUF];
+	int ret = roots_expand(path, buf);
+
+	for (char *s = buf + 1; !ret; s++) {
+		char keep = *s;
+
+		if (keep != '/' && keep != '\0')
+			continue;
+		*s = '\0';
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			ret = -errno;
+		*s = keep;
+		if (!keep)
+			break;
+	}
+	return ret;
+}
+
+/* Make the directories of "create" (not for `cordon explain`). */
+static int create(struct cli *c, json_t *list, const char *name, char *err,
+		  size_t errlen)
+{
+	size_t i;
+	json_t *v;
+	int ret;
+
+	json_array_foreach(list, i, v)
+	{
+		char *path = expand_tmp(json_string_value(v));
+
+		if (!path)
+			return -ENOMEM;
+		ret = c->cmd == CMD_EXPLAIN ? 0 : make_dirs(path);
+		if (ret) {
+			snprintf(err, errlen,
+				 "profile '%s' \"create\" '%s': %s", name, path,
+				 strerror(-ret));
+			free(path);
+			return ret;
+		}
+		free(path);
+	}
+	return 0;
+}
+
+/* The paths of the profile's roots @from.. that lie inside one of its
+ * "create" directories: skipped when missing (`cordon explain`). */
+static void optional_inside(struct cli *c, size_t from, json_t *list)
+{
+	for (size_t r = from; r < c->nreqs; r++) {
+		size_t i;
+		json_t *v;
+
+		json_array_foreach(list, i, v)
+		{
+			char *dir = expand_tmp(json_string_value(v));
+
+			if (dir && path_is_within(c->reqs[r].path, dir))
+				c->reqs[r].optional = true;
+			free(dir);
+		}
+	}
 }
 
 static int add_roots(struct cli *c, json_t *list, unsigned int rights,
@@ -79,7 +177,7 @@ static int add_roots(struct cli *c, json_t *list, unsigned int rights,
 
 	if (!json_is_array(list))
 		return bad(err, errlen, name,
-			   "\"read\", \"write\" and \"exec\" "
+			   "\"read\", \"write\", \"exec\" and \"create\" "
 			   "take a list of paths");
 	if (nflags < CLI_MAX_PROFILES) {
 		snprintf(flag[nflags], sizeof(flag[0]), "profile '%s' \"%s\"",
@@ -92,7 +190,7 @@ static int add_roots(struct cli *c, json_t *list, unsigned int rights,
 
 		if (!path)
 			return bad(err, errlen, name, "a path is not a string");
-		copy = strdup(path); /* lives as long as the run */
+		copy = expand_tmp(path); /* lives as long as the run */
 		if (!copy)
 			return -ENOMEM;
 		ret = cli_add_req(c, copy, rights, label, err, errlen);
@@ -103,6 +201,21 @@ static int add_roots(struct cli *c, json_t *list, unsigned int rights,
 		c->reqs[c->nreqs - 1].optional = builtin;
 	}
 	return 0;
+}
+
+/* "create": writable, made first; the profile's paths from the root
+ * request @from on that lie inside them need not exist yet. */
+static int add_created(struct cli *c, json_t *list, size_t from,
+		       const char *name, char *err, size_t errlen)
+{
+	int ret = add_roots(c, list, RIGHT_R | RIGHT_W, "create", name, false,
+			    err, errlen);
+
+	if (!ret)
+		ret = create(c, list, name, err, errlen);
+	if (!ret)
+		optional_inside(c, from, list);
+	return ret;
 }
 
 static int add_ports(struct cli *c, json_t *list, bool connect,
@@ -138,7 +251,7 @@ static int apply(struct cli *c, json_t *root, const char *name, bool builtin,
 {
 	const char *key;
 	json_t *v;
-	size_t i;
+	size_t i, from = c->nreqs;
 	int ret = 0;
 
 	if (!json_is_object(root))
@@ -173,6 +286,8 @@ static int apply(struct cli *c, json_t *root, const char *name, bool builtin,
 	if (!ret && (v = json_object_get(root, "exec")))
 		ret = add_roots(c, v, RIGHT_R | RIGHT_X, "exec", name, builtin,
 				err, errlen);
+	if (!ret && (v = json_object_get(root, "create")))
+		ret = add_created(c, v, from, name, err, errlen);
 	if (ret)
 		return ret;
 	v = json_object_get(root, "net");

@@ -15,8 +15,8 @@
 #include "enforce/platform.h"
 #include "enforce/spawn.h"
 
-/* Find @cmd the way execvp(3) would, for the message only. */
-static bool locate(const char *cmd, char out[PATH_BUF])
+/* Find @cmd the way execvp(3) would (spawn.h). */
+bool spawn_locate(const char *cmd, char out[PATH_BUF])
 {
 	const char *path = getenv("PATH");
 	char buf[PATH_BUF];
@@ -35,7 +35,7 @@ static void explain_denied(const char *cmd, const struct policy *p)
 {
 	char where[PATH_BUF], *slash;
 
-	if (!locate(cmd, where) || policy_allows(p, RIGHT_X, where)) {
+	if (!spawn_locate(cmd, where) || policy_allows(p, RIGHT_X, where)) {
 		fprintf(stderr,
 			"cordon: cannot execute '%s': Permission denied\n",
 			cmd);

@@ -4,6 +4,9 @@
 #ifndef CORDON_SPAWN_H
 #define CORDON_SPAWN_H
 
+#include <stdbool.h>
+
+#include "shim/core/path.h"
 #include "shim/core/policy.h"
 
 /* Exit statuses, as env(1) and timeout(1). */
@@ -20,5 +23,9 @@
  * Return: EXIT_NOT_FOUND or EXIT_CANNOT_RUN.
  */
 int spawn_exec(char **argv, char **envp, const struct policy *p);
+
+/* Find @cmd the way execvp(3) would, along this process's PATH, and
+ * resolve it into @out; false when there is none. */
+bool spawn_locate(const char *cmd, char out[PATH_BUF]);
 
 #endif

@@ -30,6 +30,7 @@
 #include "shim/core/env.h"
 #include "shim/exec_env.h"
 #include "shim/core/preload.h"
+#include "shim/core/shebang.h"
 #include "shim/shim.h"
 #include "shim/core/strbuf.h"
 
@@ -201,19 +202,7 @@ bool exec_env_is_same(char *const *a, char *const *b)
 
 bool exec_env_shebang(char *buf, long n)
 {
-	char *p, *end;
-
-	if (n < 3 || buf[0] != '#' || buf[1] != '!')
-		return false;
-	buf[n] = '\0';
-	for (p = buf + 2; *p == ' ' || *p == '\t';)
-		p++;
-	end = p + strcspn(p, " \t\n");
-	if (end == p)
-		return false;
-	*end = '\0';
-	memmove(buf, p, (size_t)(end - p) + 1);
-	return true;
+	return shebang_parse(buf, n);
 }
 
 void exec_env_note_unshimmed(const struct op *op)
