@@ -17,11 +17,20 @@
 const char cli_usage[] =
 	"usage: cordon [OPTIONS] [--] COMMAND [ARGS...]\n"
 	"       cordon probe [--json]\n"
-	"       cordon explain [--read|--write|--exec|--connect] PATH... "
-	"[OPTIONS]\n"
+	"       cordon explain [--json] [--read|--write|--exec|--connect] "
+	"PATH...\n"
+	"                      [OPTIONS]\n"
 	"       cordon learn -o PROFILE [OPTIONS] [--] COMMAND [ARGS...]\n"
 	"\n"
 	"Run COMMAND so that it can touch only what it was granted.\n"
+	"\n"
+	"Commands:\n"
+	"  probe                 prove what this kernel enforces\n"
+	"  explain               what OPTIONS decide for each PATH (or port)\n"
+	"  learn                 run COMMAND once and write the profile it "
+	"needs\n"
+	"      --json            (probe, explain) print JSON\n"
+	"  -o, --output PROFILE  (learn) the profile to write\n"
 	"\n"
 	"Filesystem (repeatable; PATH may start with ~ or be .):\n"
 	"  -r, --read PATH       allow reading PATH (files and listings)\n"
@@ -360,9 +369,10 @@ static int bad_option(char **argv, int opt, char *err, size_t errlen)
 }
 
 /*
- * cordon explain [--read|--write|--exec|--connect] PATH... [OPTIONS]: the
- * access asked about (read by default), then the paths (or ports), then
- * the policy options as for a run.  Leaves argv at the options.
+ * cordon explain [--json] [--read|--write|--exec|--connect] PATH...
+ * [OPTIONS]: the access asked about (read by default) and --json, in
+ * either order, then the paths (or ports), then the policy options as
+ * for a run (--json among them too).  Leaves argv at the options.
  */
 static int explain_args(struct cli *c, int *argc, char ***argv, char *err,
 			size_t errlen)
@@ -377,17 +387,30 @@ static int explain_args(struct cli *c, int *argc, char ***argv, char *err,
 	char **v = *argv + 2;
 	int n = *argc - 2;
 
+	bool asked = false;
+
 	c->cmd = CMD_EXPLAIN;
 	c->explain_need = RIGHT_R;
-	for (size_t i = 0; n > 0 && i < sizeof(access) / sizeof(access[0]);
-	     i++) {
-		if (strcmp(v[0], access[i].flag) == 0) {
-			c->explain_need = access[i].need;
-			c->explain_connect = access[i].need == 0;
+	/* --json and the access, in either order, before the paths */
+	while (n > 0) {
+		size_t i = 0;
+
+		if (strcmp(v[0], "--json") == 0) {
+			c->json = true;
 			v++;
 			n--;
-			break;
+			continue;
 		}
+		while (i < sizeof(access) / sizeof(access[0]) &&
+		       strcmp(v[0], access[i].flag) != 0)
+			i++;
+		if (asked || i == sizeof(access) / sizeof(access[0]))
+			break;
+		c->explain_need = access[i].need;
+		c->explain_connect = access[i].need == 0;
+		asked = true;
+		v++;
+		n--;
 	}
 	c->explain_args = v;
 	while (n > 0 && v[0][0] != '-') {
@@ -444,7 +467,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		return fail(err, errlen,
 			    "learn: -o PROFILE names the file to "
 			    "write");
-	if (c->cmd != CMD_PROBE && c->json)
-		return fail(err, errlen, "--json goes with probe");
+	if (c->cmd != CMD_PROBE && c->cmd != CMD_EXPLAIN && c->json)
+		return fail(err, errlen, "--json goes with probe and explain");
 	return 0;
 }

@@ -284,7 +284,9 @@ static int print_json(const struct table *t, int abi, bool ok)
 
 	uname(&u);
 	json_object_set_new(root, "kernel", json_string(u.release));
-	json_object_set_new(root, "landlock_abi", json_integer(abi));
+	/* no Landlock: 0, not the -errno that landlock_abi() returned */
+	json_object_set_new(root, "landlock_abi",
+			    json_integer(abi > 0 ? abi : 0));
 	json_object_set_new(root, "ok", json_boolean(ok));
 	for (size_t i = 0; i < t->n; i++) {
 		const struct row *r = &t->rows[i];

@@ -22,6 +22,9 @@ cp "$build/cordon" "$build/libcordon.so" "$stage/" || exit 1
 find "$build/helpers" -maxdepth 1 -type f -perm -u+x -exec cp {} "$stage/" \;
 cp "$src"/lib.sh "$src"/suite.sh "$src"/t_*.sh "$src"/*.py "$stage/" || exit 1
 cp "$src/../../scripts/fetch-sources.sh" "$stage/" || exit 1
+# the documents tests check output against (the man page, the schemas)
+mkdir -p "$stage/doc" && cp -r "$src/../../doc/cordon.1" "$src/../../doc/schema" \
+	"$stage/doc/" || exit 1
 chmod -R a+rX "$stage"
 
 passed=0 failed=0 skipped=0

@@ -180,3 +180,78 @@ Test(cli, help_and_version)
 	cr_assert_eq(parse(b), 0);
 	cr_assert_eq(c.cmd, CMD_VERSION);
 }
+
+/* cordon explain: the access and --json before the paths, in either
+ * order, the policy options (--json among them) after. */
+
+Test(cli, explain_text_by_default)
+{
+	char *a[] = { "cordon", "explain", "/a", "/b", "-w", "/c", NULL };
+
+	cr_assert_eq(parse(a), 0, "%s", err);
+	cr_assert_eq(c.cmd, CMD_EXPLAIN);
+	cr_assert_not(c.json);
+	cr_assert_eq(c.explain_need, RIGHT_R);
+	cr_assert_eq(c.nexplain, 2);
+	cr_assert_str_eq(c.explain_args[1], "/b");
+	cr_assert_eq(c.nreqs, 1);
+	cr_assert_str_eq(c.reqs[0].path, "/c");
+}
+
+Test(cli, explain_json_before_or_after_the_access)
+{
+	char *a[] = { "cordon", "explain", "--json", "--write", "/a", NULL };
+	char *b[] = { "cordon", "explain", "--write", "--json", "/a", NULL };
+	char *d[] = { "cordon", "explain", "--json", "/a", NULL };
+
+	cr_assert_eq(parse(a), 0, "%s", err);
+	cr_assert(c.json);
+	cr_assert_eq(c.explain_need, RIGHT_W);
+	cr_assert_eq(c.nexplain, 1);
+	cr_assert_str_eq(c.explain_args[0], "/a");
+	policy_free(&c.policy);
+	cr_assert_eq(parse(b), 0, "%s", err);
+	cr_assert(c.json);
+	cr_assert_eq(c.explain_need, RIGHT_W);
+	cr_assert_eq(c.nexplain, 1);
+	policy_free(&c.policy);
+	cr_assert_eq(parse(d), 0, "%s", err);
+	cr_assert(c.json);
+	cr_assert_eq(c.explain_need, RIGHT_R);
+	cr_assert_eq(c.nexplain, 1);
+}
+
+Test(cli, explain_json_among_the_options)
+{
+	char *a[] = { "cordon",	   "explain", "--connect", "80", "443",
+		      "--connect", "443",     "--json",	   NULL };
+
+	cr_assert_eq(parse(a), 0, "%s", err);
+	cr_assert(c.json);
+	cr_assert(c.explain_connect);
+	cr_assert_eq(c.nexplain, 2);
+	cr_assert_eq(c.policy.nconnect, 1);
+}
+
+/* The access is asked once: a second access word is no path. */
+Test(cli, explain_bad_input)
+{
+	char *a[] = { "cordon", "explain", "--json", NULL };
+	char *b[] = { "cordon", "explain", "--read", "--write", "/a", NULL };
+	char *d[] = { "cordon", "--json", "--", "ls", NULL };
+	char *e[] = {
+		"cordon", "learn", "--json", "-o", "p", "--", "ls", NULL
+	};
+
+	cr_assert_eq(parse(a), -EINVAL);
+	cr_assert_str_eq(err, "explain: no path given");
+	policy_free(&c.policy);
+	cr_assert_eq(parse(b), -EINVAL);
+	cr_assert_str_eq(err, "explain: no path given");
+	policy_free(&c.policy);
+	cr_assert_eq(parse(d), -EINVAL);
+	cr_assert_str_eq(err, "--json goes with probe and explain");
+	policy_free(&c.policy);
+	cr_assert_eq(parse(e), -EINVAL);
+	cr_assert_str_eq(err, "--json goes with probe and explain");
+}

@@ -1,0 +1,285 @@
+# The JSON cordon prints or logs, validated against its JSON Schema
+# (doc/schema/, draft 2020-12, staged with the tests in $HELPERS/doc): `probe
+# --json`, `explain --json` on several paths and policies, and an audit
+# log that holds every kind of record, made by real runs.  The
+# validation is schema_check.py's (python3-jsonschema); it is shown to
+# reject wrong documents, so that it cannot pass by accepting anything.
+
+# schema_docs: the schemas into $T/doc/schema.
+schema_docs() {
+	[ -d "$HELPERS/doc/schema" ] || fail "doc/schema was not staged"
+	mkdir -p "$T/doc" && cp -r "$HELPERS/doc/." "$T/doc/" || fail "cannot copy doc"
+	python3 -c 'import jsonschema' 2> /dev/null ||
+		fail "no python3 jsonschema module (Debian python3-jsonschema: make deps)"
+}
+
+# schema_valid NAME FILE [--lines] [--def DEF]: FILE is valid against
+# doc/schema/NAME.schema.json; what schema_check says in $T/check.
+schema_valid() {
+	local name=$1
+	shift
+	python3 "$HELPERS/schema_check.py" "$T/doc/schema/$name.schema.json" \
+		"$@" > "$T/check" 2>&1 ||
+		{ cat "$T/check"; echo "--- $2:"; head -c 3000 "$2"; fail "not valid against $name.schema.json: $*"; }
+}
+
+# schema_invalid NAME FILE...: schema_check says invalid (status 1, not
+# 2: the schema and the file were read, the document was refused).
+schema_invalid() {
+	local name=$1 st
+	shift
+	python3 "$HELPERS/schema_check.py" "$T/doc/schema/$name.schema.json" \
+		"$@" > "$T/check" 2>&1
+	st=$?
+	[ "$st" -eq 1 ] && grep -q '^invalid: ' "$T/check" ||
+		{ cat "$T/check"; fail "$name.schema.json accepts (status $st): $(head -c 600 "$1")"; }
+}
+
+test_schema_probe_json() {
+	schema_docs
+	cordon probe --json
+	assert_status 0
+	cp "$T/stdout" "$T/probe.json"
+	schema_valid probe "$T/probe.json"
+	# a host that enforces less: rows MISSING and NOT ENFORCED, ok false,
+	# no Landlock (ABI 0)
+	[ -x "$HELPERS/nolandlock" ] || fail "helper nolandlock was not built"
+	"$HELPERS/nolandlock" -- "$CORDON" probe --json > "$T/weak.json" 2> "$T/stderr"
+	status=$?
+	assert_status 1
+	schema_valid probe "$T/weak.json"
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["ok"] is False and d["landlock_abi"] == 0, d
+assert any(f["state"] == "MISSING" for f in d["features"]), d' "$T/weak.json" ||
+		fail "the weak host's probe is not what it should be"
+}
+
+# explain_agree ARGS...: `cordon explain ARGS` and `cordon explain --json
+# ARGS` exit alike and say the same, path by path: the verdict, the rule
+# and the option; the JSON is valid.
+explain_agree() {
+	cordon explain "$@"
+	local text_status=$status
+	cp "$T/stdout" "$T/text"
+	cordon explain --json "$@"
+	[ "$status" -eq "$text_status" ] ||
+		{ show; fail "explain --json exits $status, the text form $text_status: $*"; }
+	cp "$T/stdout" "$T/explain.json"
+	schema_valid explain "$T/explain.json"
+	python3 -c 'import json, re, sys
+doc = json.load(open(sys.argv[1]))
+lines = open(sys.argv[2], encoding="utf-8").read().splitlines()
+items = doc.get("paths", doc.get("ports"))
+assert len(items) == len(lines), (items, lines)
+assert doc["allowed"] == (int(sys.argv[3]) == 0), doc
+for it, line in zip(items, lines):
+    word, access = line.split(" ")[:2]
+    assert access == doc["access"], (access, doc["access"])
+    if "error" in it:
+        assert word == "error" and line.endswith(": " + it["error"]), (it, line)
+        continue
+    v = it if "ports" in doc else it[doc["access"]]
+    assert it["allowed"] == v["allowed"], it
+    assert word == ("allowed" if v["allowed"] else "denied"), (it, line)
+    if v["allowed"]:
+        assert line.endswith(": " + v["rule"]), (it, line)
+    elif "no_option" in v:
+        assert line.endswith(": %s; %s" % (v["rule"], v["no_option"])), (it, line)
+    else:
+        assert line.endswith(": %s; allow with %s" % (v["rule"], v["allow"])), (it, line)
+' "$T/explain.json" "$T/text" "$status" ||
+		{ show; cat "$T/text"; fail "explain --json and explain disagree: $*"; }
+}
+
+test_schema_explain_json() {
+	schema_docs
+	echo s3cr3t > "$T/out/secret"
+	echo mine > "$T/ws/mine"
+	mkdir -p "$T/out/dir"
+	echo spaced > "$T/out/a b"
+	ln -s "$T/out/secret" "$T/ws/link"
+	ln -s loop "$T/ws/loop"
+	# read (the default), paths allowed, refused, absent, through a link,
+	# a loop (an error), a name no shell quotes plainly
+	explain_agree "$T/out/secret" /etc/passwd ./mine ./new/file ./link \
+		./loop/x "$T/out/a b" /nonexistent/x
+	grep -q '"error":' "$T/explain.json" || fail "the loop gave no error entry"
+	explain_agree --write /etc/hosts ./mine "$T/out/dir/new" -w "$T/out/dir"
+	explain_agree --exec "$T/out/secret" /usr/bin/true -x "$T/out"
+	explain_agree --write ./mine -m read-only
+	explain_agree --read /usr/bin/true "$T/out/secret" --no-defaults -x /usr
+	explain_agree --connect 443 80 http --connect 443
+	explain_agree --connect 80 --net
+	explain_agree --connect 22
+	# protected paths in a repository of the workspace
+	command -v git > /dev/null || fail "no git (make deps installs it)"
+	git init -q "$T/ws" || fail "git init"
+	explain_agree --write .git/hooks/pre-commit .git/config ./mine
+	explain_agree --write .git/config --write .git
+	# every one allowed: exit 0, "allowed": true
+	explain_agree /etc/passwd ./mine
+	assert_status 0
+	# a name with a newline and a byte that is not UTF-8: still one
+	# valid document on one line
+	cordon explain --json "$(printf 'bad\nname\377')" /etc/passwd
+	assert_status 0
+	[ "$(wc -l < "$T/stdout")" -eq 1 ] || { show; fail "not one line"; }
+	cp "$T/stdout" "$T/odd.json"
+	schema_valid explain "$T/odd.json"
+	# --json before or after the access, or among the options: the same
+	cordon explain --json --write /etc/hosts
+	cp "$T/stdout" "$T/a.json"
+	cordon explain --write --json /etc/hosts
+	cmp -s "$T/stdout" "$T/a.json" || { show; fail "--json after the access differs"; }
+	cordon explain --write /etc/hosts --json
+	cmp -s "$T/stdout" "$T/a.json" || { show; fail "--json among the options differs"; }
+	assert_stdout_has '"access":"write"'
+}
+
+test_schema_explain_json_bad_input() {
+	cordon explain --json
+	assert_status 125
+	assert_stderr_has "^cordon: explain: no path given$"
+	[ ! -s "$T/stdout" ] || { show; fail "a document for bad input"; }
+	cordon explain --json /x -r "$T/out/none"
+	assert_status 125
+	assert_stderr_has "^cordon: --read '$T/out/none': No such file or directory$"
+	[ ! -s "$T/stdout" ] || { show; fail "a document for bad input"; }
+	cordon explain --json /x -- ls
+	assert_status 125
+	assert_stderr_has "^cordon: explain takes no command: 'ls'$"
+	cordon --json -- true
+	assert_status 125
+	assert_stderr_has "^cordon: --json goes with probe and explain$"
+	cordon learn --json -o "$T/out/p.json" -- true
+	assert_status 125
+	assert_absent "$T/out/p.json"
+}
+
+# schema_kinds LOG KIND...: each record of LOG matched exactly one kind
+# of record (schema_check's "ok KIND"), and each KIND is among them.
+schema_kinds() {
+	local log=$1 k
+	shift
+	schema_valid audit-record "$log" --lines
+	! grep -qv '^ok [a-z_0-9]*$' "$T/check" ||
+		{ cat "$T/check"; fail "a record matched no kind or several"; }
+	for k in "$@"; do
+		grep -q "^ok $k$" "$T/check" ||
+			{ cat "$T/check"; echo "--- $log:"; cat "$log"; fail "no record of the kind $k"; }
+	done
+}
+
+# A run of each kind appends to one log: a path denial, network
+# denials (a connection, a socket), the exec of a static binary (and what it planted in .git,
+# moved aside after the run), exit 159 relayed, junk on the report
+# socket, what learn records, and a SIGSYS kill seen by the kernel.
+test_schema_audit_log_of_every_kind() {
+	schema_docs
+	local log="$T/out/log" kinds
+	command -v git > /dev/null || fail "no git (make deps installs it)"
+	command -v gcc > /dev/null || fail "no gcc (make deps installs it)"
+	printf '#include <stdio.h>\nint main(int c, char **v) { FILE *f = c > 1 ? fopen(v[1], "w") : 0; return f ? fclose(f) : 1; }\n' > "$T/out/s.c"
+	gcc -static -o "$T/ws/stouch" "$T/out/s.c" || fail "gcc -static cannot link here"
+	git init -q "$T/ws" || fail "git init"
+	echo s3cr3t > "$T/out/secret"
+	cordon --log "$log" -- cat "$T/out/secret"
+	assert_status 1
+	cordon --log "$log" --connect 9 -- python3 -c 'import socket
+socket.create_connection(("127.0.0.1", 10), timeout=2)'
+	assert_status_not 0
+	# a socket the filter refuses with the network off
+	cordon --log "$log" -- python3 -c 'import socket
+socket.socket(socket.AF_INET, socket.SOCK_DGRAM)'
+	assert_status_not 0
+	cordon --log "$log" -- sh -c './stouch .git/commondir'
+	assert_stderr_has "cordon: WARNING: moved '$T/ws/.git/commondir'"
+	cordon --log "$log" -- sh -c 'exit 159'
+	assert_status 159
+	cordon --log "$log" -- "$HELPERS/forge" send 'not a record'
+	cordon learn -o "$T/out/p.json" --log "$log" -- cat "$T/out/secret"
+	assert_status 0
+	kinds="shim_path shim_destination launcher_git_plant launcher_exit_159 launcher_report"
+	plain "$HELPERS/forge" sigsys
+	if [ "$status" -eq 0 ]; then
+		cordon learn -o "$T/out/p2.json" --log "$log" -- "$HELPERS/forge" sigsys
+		assert_status 159
+		kinds="$kinds kernel_sigsys"
+	else
+		echo "no i386 system calls here: no SIGSYS record checked"
+	fi
+	schema_kinds "$log" $kinds
+	# and the records of the shim are those asked for
+	python3 -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+def has(**kv):
+    return any(all(r.get(k) == v for k, v in kv.items()) for r in recs)
+assert has(source="shim", verdict="deny", operation="open", resolved=sys.argv[2]), "path denial"
+assert has(source="shim", verdict="deny", destination="127.0.0.1:10"), "network denial"
+assert has(source="shim", verdict="deny", operation="socket"), "socket refused"
+assert has(source="shim", verdict="note", operation="exec-unshimmed"), "exec-unshimmed"
+assert has(source="shim", verdict="learn", resolved=sys.argv[2]), "learn"
+' "$log" "$T/out/secret" || { cat "$log"; fail "a kind of record is missing from the log"; }
+}
+
+# The shim used alone writes its own records: the same without "source".
+test_schema_standalone_records() {
+	schema_docs
+	echo s3cr3t > "$T/out/secret"
+	shim_run cat "$T/out/secret"
+	assert_status 1
+	assert_exists "$T/audit.jsonl"
+	schema_valid audit-record "$T/audit.jsonl" --lines --def standalone
+	# not a record of cordon's log: that one says where it came from
+	schema_invalid audit-record "$T/audit.jsonl" --lines
+}
+
+# mutate SRC DST PYTHON: DST is the JSON document of SRC (of its first
+# line, for JSON Lines) changed by PYTHON, which edits `d`.
+mutate() {
+	python3 -c 'import json, sys
+t = open(sys.argv[1]).read()
+try:
+    d = json.loads(t)
+except ValueError:
+    d = json.loads(t.splitlines()[0])
+exec(sys.argv[3])
+open(sys.argv[2], "w").write(json.dumps(d) + "\n")' "$1" "$2" "$3" || fail "mutate: $3"
+}
+
+# Each schema refuses a document that is wrong in one way, made from a
+# real one that it accepts (the twin).
+test_schema_rejects_wrong_documents() {
+	schema_docs
+	local m
+	echo s3cr3t > "$T/out/secret"
+	cordon --log "$T/log" -- cat "$T/out/secret"
+	schema_valid audit-record "$T/log" --lines
+	for m in 'd["extra"] = 1' 'del d["source"]' 'd["need"] = 9' \
+		'd["source"] = "kernel"' 'd["pid"] = "7"' 'd["verdict"] = "allow"' \
+		'd["operation"] = "a b"' 'd["destination"] = "1.2.3.4:5"' \
+		'del d["resolved"]' 'd["layer"] = "launcher"'; do
+		mutate "$T/log" "$T/bad" "$m"
+		schema_invalid audit-record "$T/bad" --lines
+	done
+	cordon explain --json "$T/out/secret" ./x
+	cp "$T/stdout" "$T/e.json"
+	schema_valid explain "$T/e.json"
+	for m in 'd["allowed"] = "no"' 'd["access"] = "see"' 'd["paths"] = []' \
+		'd["paths"][0]["read"]["allowed"] = True' 'del d["paths"][1]["exec"]' \
+		'd["paths"][0]["write"]["allow"] = "write it"' 'd["ports"] = d.pop("paths")' \
+		'd["paths"][1]["resolved"] = "x"' 'd["extra"] = 1'; do
+		mutate "$T/e.json" "$T/bad" "$m"
+		schema_invalid explain "$T/bad"
+	done
+	cordon probe --json
+	cp "$T/stdout" "$T/p.json"
+	schema_valid probe "$T/p.json"
+	for m in 'd["features"][0]["ok"] = False' 'd["ok"] = False' \
+		'd["features"][0]["layer"] = "magic"' 'd["landlock_abi"] = -38' \
+		'del d["kernel"]' 'd["features"][-1]["state"] = "NOT ENFORCED"'; do
+		mutate "$T/p.json" "$T/bad" "$m"
+		schema_invalid probe "$T/bad"
+	done
+}
