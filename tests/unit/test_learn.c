@@ -167,16 +167,17 @@ Test(learn, shebang)
 {
 	char buf[SHEBANG_BUF];
 
-	strcpy(buf, "#! /usr/bin/env python3\nx");
+	snprintf(buf, sizeof(buf), "%s", "#! /usr/bin/env python3\nx");
 	cr_assert(shebang_parse(buf, (long)strlen(buf)));
 	cr_assert_str_eq(buf, "/usr/bin/env");
-	strcpy(buf, "#!/bin/sh");
+	snprintf(buf, sizeof(buf), "%s", "#!/bin/sh");
 	cr_assert(shebang_parse(buf, (long)strlen(buf)));
 	cr_assert_str_eq(buf, "/bin/sh");
-	strcpy(buf, "#!  \n");
+	snprintf(buf, sizeof(buf), "%s", "#!  \n");
 	cr_assert_not(shebang_parse(buf, (long)strlen(buf)));
-	strcpy(buf, "\x7f"
-		    "ELF");
+	snprintf(buf, sizeof(buf), "%s",
+		 "\x7f"
+		 "ELF");
 	cr_assert_not(shebang_parse(buf, 4));
 	cr_assert_not(shebang_parse(buf, -1));
 }
