@@ -160,13 +160,22 @@ static int make_listeners(struct ctx *c)
 	return 0;
 }
 
-static int sandbox_self(struct ctx *c, const struct feature_set *fs)
+/* Put this process (a child of the probe's) in the sandbox @how says
+ * (probe_checks.h). */
+static int sandbox_self(struct ctx *c, const struct feature_set *fs,
+			enum probe_how how)
 {
 	char err[512];
 
+	/* The network off to Landlock and the filter alike, but no
+	 * namespace of its own (ns.c makes one for NET_OFF only). */
+	if (how == PROBE_NO_NETNS)
+		c->policy.net = NET_PORTS;
 	if (feature_layer_ok(fs, "mount") &&
 	    ns_enter(&c->policy, NULL, err, sizeof(err)))
 		return -1;
+	if (how == PROBE_NETNS_ALONE)
+		return 0;
 	if (c->abi >= 1 && landlock_apply(&c->policy, c->abi, err, sizeof(err)))
 		return -1;
 	if (feature_layer_ok(fs, "seccomp") &&
@@ -198,7 +207,7 @@ static int attempt(struct ctx *c, const struct check *k, bool sandboxed,
 		return -1;
 	if (pid == 0) {
 		c->inside = sandboxed;
-		if (sandboxed && sandbox_self(c, fs))
+		if (sandboxed && sandbox_self(c, fs, k->how))
 			_exit(STATUS_SETUP_FAILED);
 		_exit(k->attempt(c) & 0xff);
 	}

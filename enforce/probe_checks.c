@@ -342,27 +342,37 @@ static void remove_cmdline(struct ctx *c)
 	unlink(p);
 }
 
+/*
+ * Each row proves its own layer.  With the network off the command has
+ * a network namespace of its own, where the host's loopback listener
+ * and abstract sockets do not exist: Landlock's TCP rule and its
+ * abstract-socket scope are tried without it (PROBE_NO_NETNS), and the
+ * namespace alone on its own row (PROBE_NETNS_ALONE: Landlock would
+ * refuse the connect first).
+ */
 const struct check probe_checks[] = {
 	{ "landlock", "create a file outside the writable roots", try_write_new,
-	  new_exists, remove_new },
+	  new_exists, remove_new, PROBE_WHOLE },
 	{ "landlock", "truncate a file outside the writable roots",
-	  try_truncate, secret_changed, restore_secret },
+	  try_truncate, secret_changed, restore_secret, PROBE_WHOLE },
 	{ "landlock", "read a file outside the readable roots", try_read,
-	  leaked, remove_leak },
+	  leaked, remove_leak, PROBE_WHOLE },
 	{ "landlock", "execute a program outside the exec roots", try_exec, ran,
-	  remove_ran },
+	  remove_ran, PROBE_WHOLE },
 	{ "landlock", "TCP connect with network off", try_tcp, tcp_contacted,
-	  NULL },
-	{ "seccomp", "UDP send with network off", try_udp, udp_contacted,
-	  NULL },
+	  NULL, PROBE_NO_NETNS },
+	{ "net", "reach the host's loopback with network off", try_tcp,
+	  tcp_contacted, NULL, PROBE_NETNS_ALONE },
+	{ "seccomp", "UDP send with network off", try_udp, udp_contacted, NULL,
+	  PROBE_WHOLE },
 	{ "landlock", "connect to an abstract UNIX socket outside",
-	  try_abstract, unix_contacted, NULL },
+	  try_abstract, unix_contacted, NULL, PROBE_NO_NETNS },
 	{ "landlock", "signal a process outside", try_signal, victim_died,
-	  respawn_victim },
+	  respawn_victim, PROBE_WHOLE },
 	{ "mount", "chmod a file outside the writable roots", try_chmod,
-	  mode_changed, restore_mode },
+	  mode_changed, restore_mode, PROBE_WHOLE },
 	{ "pid", "read a process outside's command line", try_cmdline,
-	  cmdline_leaked, remove_cmdline },
+	  cmdline_leaked, remove_cmdline, PROBE_WHOLE },
 };
 
 const size_t probe_nchecks = sizeof(probe_checks) / sizeof(probe_checks[0]);

@@ -32,12 +32,24 @@ struct ctx {
 	char pts[64];	     /* its slave's name */
 };
 
+/* The boundary a check's attempt runs in: a row proves its own layer,
+ * not one that refuses first or makes the action moot. */
+enum probe_how {
+	PROBE_WHOLE,	   /* the default policy's whole boundary */
+	PROBE_NO_NETNS,	   /* the same, but the network namespace (the
+			    * network off in Landlock and the filter, the
+			    * host's network namespace kept) */
+	PROBE_NETNS_ALONE, /* the namespaces alone, network off: no
+			    * Landlock, no filter, no capability drop */
+};
+
 struct check {
 	const char *layer;
 	const char *name;
 	int (*attempt)(struct ctx *c);	 /* in a child: 0 done, else errno */
 	bool (*happened)(struct ctx *c); /* in the parent: the effect */
 	void (*reset)(struct ctx *c);	 /* put the fixture back */
+	enum probe_how how;
 };
 
 extern const struct check probe_checks[];

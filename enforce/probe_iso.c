@@ -275,17 +275,17 @@ static void remove_hook(struct ctx *c)
 
 const struct check probe_iso_checks[] = {
 	{ "pid", "read the environment of cordon's init", try_init_environ,
-	  initenv_copied, remove_initenv },
+	  initenv_copied, remove_initenv, PROBE_WHOLE },
 	{ "pid", "take a descriptor of cordon's init", try_init_fds,
-	  initfd_taken, remove_initfd },
+	  initfd_taken, remove_initfd, PROBE_WHOLE },
 	{ "ipc", "write a SysV shared memory segment outside", try_shm,
-	  shm_changed, restore_shm },
+	  shm_changed, restore_shm, PROBE_WHOLE },
 	{ "mount", "write POSIX shared memory outside", try_dev_shm,
-	  dev_shm_changed, restore_dev_shm },
+	  dev_shm_changed, restore_dev_shm, PROBE_WHOLE },
 	{ "mount", "type into another terminal of the user", try_pts, pts_typed,
-	  drain_pts },
+	  drain_pts, PROBE_WHOLE },
 	{ "mount", "plant a git hook in the workspace", try_git_hook,
-	  hook_planted, remove_hook },
+	  hook_planted, remove_hook, PROBE_WHOLE },
 };
 
 const size_t probe_iso_nchecks =

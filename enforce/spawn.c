@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include "shim/core/path.h"
+#include "shim/core/shebang.h"
+#include "shim/core/strbuf.h"
 #include "enforce/platform.h"
 #include "enforce/spawn.h"
 
@@ -31,10 +33,44 @@ bool spawn_locate(const char *cmd, char out[PATH_BUF])
 	return false;
 }
 
+/* The "#!" interpreter of the file @path, resolved into @out: the
+ * kernel checks X on it too (the shim's exec hooks decide on it
+ * likewise). */
+static bool interpreter_of(const char *path, char out[PATH_BUF])
+{
+	char line[SHEBANG_BUF];
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       shebang_read(AT_FDCWD, path, 0, line) &&
+	       path_resolve(AT_FDCWD, line, 0, out) == 0;
+}
+
+/* @cmd, allowed, is a script whose interpreter is not: say so. */
+static bool explain_interpreter(const char *cmd, const char *where,
+				const struct policy *p)
+{
+	char interp[PATH_BUF], word[2 * PATH_BUF];
+	struct strbuf sb = STRBUF(word, sizeof(word));
+
+	if (!interpreter_of(where, interp) || policy_allows(p, RIGHT_X, interp))
+		return false;
+	sb_shell(&sb, interp);
+	fprintf(stderr,
+		"cordon: cannot execute '%s': Permission denied (its "
+		"interpreter %s is outside the exec roots); allow with "
+		"--exec %s\n",
+		cmd, word, word);
+	return true;
+}
+
 static void explain_denied(const char *cmd, const struct policy *p)
 {
 	char where[PATH_BUF], *slash;
 
+	if (spawn_locate(cmd, where) && policy_allows(p, RIGHT_X, where) &&
+	    explain_interpreter(cmd, where, p))
+		return;
 	if (!spawn_locate(cmd, where) || policy_allows(p, RIGHT_X, where)) {
 		fprintf(stderr,
 			"cordon: cannot execute '%s': Permission denied\n",

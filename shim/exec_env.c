@@ -205,22 +205,27 @@ bool exec_env_shebang(char *buf, long n)
 	return shebang_parse(buf, n);
 }
 
-void exec_env_note_unshimmed(const struct op *op)
+void exec_env_note(const struct op *op, const char *resolved, const char *why)
 {
 	struct op rec = *op;
+
+	rec.name = "exec-unshimmed";
+	rec.verdict = "note";
+	audit_record(&rec, resolved[0] ? resolved : op->path, why, "shim");
+}
+
+void exec_env_note_unshimmed(const struct op *op)
+{
 	char resolved[PATH_BUF], rule[PATH_BUF];
 	const char *why;
 	int saved = errno;
 
 	if (!shim.extra.log || !guard_enter())
 		return;
-	rec.name = "exec-unshimmed";
-	rec.verdict = "note";
 	resolved[0] = '\0';
 	why = exec_env_why_unshimmed(op, resolved, rule, sizeof(rule));
 	if (why)
-		audit_record(&rec, resolved[0] ? resolved : op->path, why,
-			     "shim");
+		exec_env_note(op, resolved, why);
 	guard_leave();
 	errno = saved;
 }

@@ -114,6 +114,28 @@ bool exec_env_shebang(char *buf, long n);
  */
 void exec_env_note_unshimmed(const struct op *op);
 
+/* Send the "exec-unshimmed" record of @op, whose file (@resolved, or
+ * "" for @op's path as given) the shim cannot enter, @why.  The caller
+ * holds the guard. */
+void exec_env_note(const struct op *op, const char *resolved, const char *why);
+
+/* Decide on an interpreter the kernel runs for the script @script: 0
+ * (allowed), the errno the exec fails with (reported), or < 0 when the
+ * kernel cannot run @interp at all (it fails the exec by itself). */
+typedef int exec_judge_fn(const struct op *script, const char *interp);
+
+/**
+ * exec_env_follow - Linux's exec hooks: the files the kernel loads for
+ * @op, which the policy allows: @op's own, and when it is a "#!" script
+ * its interpreter (and that one's, as deep as the kernel goes), each
+ * decided by @judge as the kernel checks X on each; then, as
+ * exec_env_note_unshimmed(), the record when the shim cannot enter the
+ * image.  Each file is opened and read once.  Raw syscalls, the stack
+ * only; errno untouched.
+ * Return: 0, or what @judge refused with.
+ */
+int exec_env_follow(const struct op *op, exec_judge_fn *judge);
+
 /**
  * exec_env_why_unshimmed - each OS's own: why the file @op runs will not
  * have the shim in it, written in @rule (@len bytes) when it must be

@@ -1,12 +1,15 @@
 /*
  * exec_env_linux.c - the Linux half of exec_env.h: which file ld.so
  * loaded the shim from, environ restored for the shells libc starts,
- * and the children the shim cannot enter (a static binary, another ELF
- * class or machine, a script whose interpreter is one).  exec_env.c
- * composes the environments and sends the record.
+ * the files an exec loads (the file, then each "#!" interpreter, which
+ * the exec hooks decide on too), and the children the shim cannot
+ * enter (a static binary, another ELF class or machine, a script whose
+ * interpreter is one).  exec_env.c composes the environments and sends
+ * the record.
  *
- * exec_env_why_unshimmed() runs between vfork and exec: raw syscalls,
- * the stack only, no lock.  exec_env_restore() runs in the parent only.
+ * exec_env_follow() and exec_env_why_unshimmed() run between vfork and
+ * exec: raw syscalls, the stack only, no lock.  exec_env_restore() runs
+ * in the parent only.
  */
 #include <elf.h>
 #include <errno.h>
@@ -19,12 +22,14 @@
 
 #include "shim/exec_env.h"
 #include "shim/core/preload.h"
+#include "shim/core/shebang.h"
 #include "shim/shim.h"
 #include "shim/core/strbuf.h"
 
-#define LOCK_SPINS  100000
-#define PHDR_CHUNK  16	/* program headers read at once */
-#define SHEBANG_MAX 256 /* the kernel's BINPRM_BUF_SIZE */
+#define LOCK_SPINS    100000
+#define PHDR_CHUNK    16	  /* program headers read at once */
+#define SHEBANG_MAX   SHEBANG_BUF /* the kernel's BINPRM_BUF_SIZE */
+#define SHEBANG_DEPTH 4		  /* its "#!" levels (BINPRM_MAX_RECURSION) */
 
 static int find_self(struct dl_phdr_info *info, size_t size, void *data)
 {
@@ -134,15 +139,13 @@ static bool has_interp(long fd, unsigned long phoff, size_t phnum)
 	return false;
 }
 
-/* What the kernel loads from @fd: an image the shim enters, or not. */
-static enum image elf_image(long fd, bool *is_elf)
+/* What the kernel loads from the ELF file @fd, whose header @head
+ * holds: an image the shim enters, or not. */
+static enum image elf_image(long fd, const char *head)
 {
 	ElfW(Ehdr) eh;
 
-	*is_elf = pread_all(fd, &eh, sizeof(eh), 0) == (long)sizeof(eh) &&
-		  memcmp(eh.e_ident, ELFMAG, SELFMAG) == 0;
-	if (!*is_elf)
-		return IMAGE_SHIMMED;
+	memcpy(&eh, head, sizeof(eh));
 	if (eh.e_ident[EI_CLASS] != SELF_CLASS)
 		return IMAGE_CLASS;
 	if (SELF_MACHINE != EM_NONE && eh.e_machine != SELF_MACHINE)
@@ -153,23 +156,64 @@ static enum image elf_image(long fd, bool *is_elf)
 						      : IMAGE_STATIC;
 }
 
-/* The interpreter of a "#!" script @fd, into @out. */
-static bool shebang(long fd, char out[SHEBANG_MAX])
-{
-	return exec_env_shebang(out, pread_all(fd, out, SHEBANG_MAX - 1, 0));
-}
-
 static long open_ro(int dirfd, const char *path, int pflags)
 {
-	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+	/* a FIFO named on a "#!" line does not hold the exec up */
+	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 
 	if (pflags & PATH_NOFOLLOW)
 		flags |= O_NOFOLLOW;
 	return syscall(SYS_openat, dirfd, path, flags);
 }
 
-/* Why the shim will not be in the image @op runs, or NULL. */
-static const char *why_unshimmed(const struct op *op, char *rule, size_t len)
+/* The image an exec loads: its kind, and the last "#!" interpreter on
+ * the way to it ("" when the file itself is the image). */
+struct image_walk {
+	enum image img;
+	char interp[SHEBANG_MAX];
+};
+
+/*
+ * walk - follow @op's file through its "#!" interpreters to the image
+ * the kernel loads, each file opened and its first bytes read once;
+ * each interpreter is decided by @judge (NULL: none) before it is
+ * opened, and not opened when the judge says the kernel cannot run it.  The
+ * image is told apart (its program headers read) only when @classify.  Return:
+ * 0, or what @judge refused with.
+ */
+static int walk(const struct op *op, exec_judge_fn *judge, bool classify,
+		struct image_walk *w)
+{
+	char head[SHEBANG_MAX];
+	long fd = open_ro(op->dirfd, op->path, op->pflags);
+	int err;
+
+	w->img = IMAGE_SHIMMED;
+	w->interp[0] = '\0';
+	for (int depth = 0; fd >= 0; depth++) {
+		long n = pread_all(fd, head, SHEBANG_MAX - 1, 0);
+		bool is_elf;
+
+		is_elf = n >= (long)sizeof(ElfW(Ehdr)) &&
+			 memcmp(head, ELFMAG, SELFMAG) == 0;
+		if (is_elf && classify)
+			w->img = elf_image(fd, head);
+		syscall(SYS_close, fd);
+		if (is_elf || depth == SHEBANG_DEPTH ||
+		    !exec_env_shebang(head, n))
+			return 0;
+		memcpy(w->interp, head, strlen(head) + 1);
+		w->img = IMAGE_SHIMMED;
+		err = judge ? judge(op, w->interp) : 0;
+		if (err)
+			return err > 0 ? err : 0;
+		fd = open_ro(AT_FDCWD, w->interp, 0);
+	}
+	return 0;
+}
+
+/* Why the shim will not be in the image @w, in @rule, or NULL. */
+static const char *why_of(const struct image_walk *w, char *rule, size_t len)
 {
 	static const char *const what[] = {
 		[IMAGE_STATIC] = "a static binary (no PT_INTERP)",
@@ -177,28 +221,15 @@ static const char *why_unshimmed(const struct op *op, char *rule, size_t len)
 		[IMAGE_MACHINE] = "a binary for another machine",
 	};
 	struct strbuf sb = STRBUF(rule, len);
-	char interp[SHEBANG_MAX];
-	long fd = open_ro(op->dirfd, op->path, op->pflags);
-	enum image img;
-	bool is_elf;
 
-	if (fd < 0)
+	if (w->img == IMAGE_SHIMMED)
 		return NULL;
-	img = elf_image(fd, &is_elf);
-	if (!is_elf && shebang(fd, interp)) {
-		syscall(SYS_close, fd);
-		fd = open_ro(AT_FDCWD, interp, 0);
-		if (fd < 0)
-			return NULL;
-		img = elf_image(fd, &is_elf);
+	if (w->interp[0]) {
 		sb_puts(&sb, "its interpreter ");
-		sb_puts(&sb, interp);
+		sb_puts(&sb, w->interp);
 		sb_puts(&sb, " is ");
 	}
-	syscall(SYS_close, fd);
-	if (img == IMAGE_SHIMMED)
-		return NULL;
-	sb_puts(&sb, what[img]);
+	sb_puts(&sb, what[w->img]);
 	sb_puts(&sb, ": the shim cannot enter it; the kernel layer holds");
 	return rule;
 }
@@ -211,16 +242,56 @@ static bool is_loader(const char *resolved)
 	return strncmp(base ? base + 1 : resolved, "ld-linux", 8) == 0;
 }
 
-const char *exec_env_why_unshimmed(const struct op *op, char resolved[PATH_BUF],
-				   char *rule, size_t len)
+/* why_of(), but for ld.so itself, static, whose program has the shim;
+ * @op's file resolved in @resolved when it had to be, else "". */
+static const char *why_unshimmed(const struct op *op,
+				 const struct image_walk *w,
+				 char resolved[PATH_BUF], char *rule,
+				 size_t len)
 {
-	const char *why = why_unshimmed(op, rule, len);
+	const char *why = why_of(w, rule, len);
 
-	/* ld.so itself is static: what it loads has the shim */
 	if (!why ||
 	    path_resolve(op->dirfd, op->path, op->pflags, resolved) != 0) {
 		resolved[0] = '\0';
 		return why;
 	}
 	return is_loader(resolved) ? NULL : why;
+}
+
+const char *exec_env_why_unshimmed(const struct op *op, char resolved[PATH_BUF],
+				   char *rule, size_t len)
+{
+	struct image_walk w;
+
+	walk(op, NULL, true, &w);
+	return why_unshimmed(op, &w, resolved, rule, len);
+}
+
+/* The record of an image the shim cannot enter.  Out of line: its
+ * buffers are off the stack of every exec that needs none. */
+static __attribute__((noinline)) void note(const struct op *op,
+					   const struct image_walk *w)
+{
+	char resolved[PATH_BUF], rule[PATH_BUF];
+	const char *why;
+
+	if (!guard_enter())
+		return;
+	why = why_unshimmed(op, w, resolved, rule, sizeof(rule));
+	if (why)
+		exec_env_note(op, resolved, why);
+	guard_leave();
+}
+
+int exec_env_follow(const struct op *op, exec_judge_fn *judge)
+{
+	struct image_walk w;
+	int saved = errno;
+	int err = walk(op, judge, shim.extra.log != NULL, &w);
+
+	if (!err && w.img != IMAGE_SHIMMED && shim.extra.log)
+		note(op, &w);
+	errno = saved;
+	return err;
 }

@@ -3,9 +3,11 @@
  * execlp, execle, fexecve, execveat, posix_spawn and posix_spawnp (in
  * both of glibc's versions), system, popen and wordexp.
  *
- * Running a file needs X on it.  The shim decides only on a file the
- * kernel could run (a regular file with an x bit for us); anything else
- * fails by itself with the kernel's own errno.  The names that search
+ * Running a file needs X on it, and on each "#!" interpreter the kernel
+ * runs for it (exec_interp.c, found by exec_env_follow(), which reads
+ * each file once).  The shim decides only on a file the kernel could
+ * run (a regular file with an x bit for us); anything else fails by
+ * itself with the kernel's own errno.  The names that search
  * PATH search it only to decide, then forward to the real function, so
  * the search order and the ENOEXEC -> /bin/sh fallback stay glibc's
  * (catalog D-13).  system, popen and wordexp run /bin/sh.
@@ -29,8 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/vfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,6 +38,7 @@
 
 #include "shim/core/env.h"
 #include "shim/exec_env.h"
+#include "shim/exec_interp.h"
 #include "shim/hooks.h"
 #include "shim/core/strbuf.h"
 
@@ -86,60 +87,13 @@ static int refuse(int err)
 	return -1;
 }
 
-/* Is @path on a noexec mount?  cordon's mount namespace makes every
- * mount noexec but the exec roots, so there the policy decides (and
- * says so), not the mount. */
-static bool on_noexec_mount(int dirfd, const char *path, int at)
-{
-	struct statfs sf;
-	int fd;
-	long r;
-
-	if (!path[0] && (at & AT_EMPTY_PATH))
-		return syscall(SYS_fstatfs, dirfd, &sf) == 0 &&
-		       (sf.f_flags & ST_NOEXEC);
-	fd = (int)syscall(SYS_openat, dirfd, path,
-			  O_PATH | O_CLOEXEC |
-				  (at & AT_SYMLINK_NOFOLLOW ? O_NOFOLLOW : 0));
-	if (fd < 0)
-		return false;
-	r = syscall(SYS_fstatfs, fd, &sf);
-	syscall(SYS_close, fd);
-	return r == 0 && (sf.f_flags & ST_NOEXEC);
-}
-
-/* Could the kernel run @path at all: a regular file with an x bit for
- * us (the mount's noexec aside)?  If not, the real call fails by itself
- * with the kernel's errno.  With @unseen_ok, one this process cannot
- * look up (EACCES: a directory on the way it may not search, as root
- * without its capabilities) is judged all the same: the program named
- * it, and a refusal of the policy is explained (not in a PATH search,
- * where glibc skips such an entry without a word). */
-static bool is_runnable(int dirfd, const char *path, int pflags, bool unseen_ok)
-{
-	int at = (pflags & PATH_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0) |
-		 (pflags & PATH_EMPTY_OK ? AT_EMPTY_PATH : 0);
-	struct stat st;
-	long r;
-
-	if (syscall(SYS_newfstatat, dirfd, path, &st, at) != 0)
-		return unseen_ok && errno == EACCES;
-	if (!S_ISREG(st.st_mode))
-		return false;
-	r = syscall(SYS_faccessat2, dirfd, path, X_OK, AT_EACCESS | at);
-	if (r != 0 && errno == ENOSYS)
-		r = syscall(SYS_faccessat, dirfd, path, X_OK);
-	return r == 0 || (errno == EACCES && (st.st_mode & 0111) &&
-			  on_noexec_mount(dirfd, path, at));
-}
-
-/* May @op run its runnable file?  0, or EACCES once reported. */
+/* May @op run its runnable file, and the "#!" interpreters the kernel
+ * runs for it?  0, or EACCES once reported. */
 static int judge(const struct op *op)
 {
 	if (hook_decide(op))
 		return EACCES;
-	exec_env_note_unshimmed(op);
-	return 0;
+	return exec_env_follow(op, exec_judge_interpreter);
 }
 
 /* The decision of an exec of @path (from @dirfd): 0 or EACCES. */
@@ -151,7 +105,8 @@ static int decide(const char *name, int dirfd, const char *path, int pflags)
 
 	if (!shim_is_ready())
 		shim_init();
-	if (!shim.active || !path || !is_runnable(dirfd, path, pflags, true))
+	if (!shim.active || !path ||
+	    !exec_is_runnable(dirfd, path, pflags, true))
 		return 0;
 	return judge(&op);
 }
@@ -212,7 +167,7 @@ static enum pick search(const char *name, const char *file, bool use_path,
 		op.blind_after = true;
 		if (!rel_ok && run[0] != '/')
 			return refused ? PICK_DENIED : PICK_AS_GIVEN;
-		if (is_runnable(AT_FDCWD, run, 0, false)) {
+		if (exec_is_runnable(AT_FDCWD, run, 0, false)) {
 			if (judge(&op) == 0)
 				return refused ? PICK_FOUND : PICK_AS_GIVEN;
 			refused = true;

@@ -117,6 +117,11 @@ long cordon_SYS_close(long fd)
 	return close((int)fd);
 }
 
+long cordon_SYS_pread64(long fd, void *buf, size_t len, off_t off)
+{
+	return pread((int)fd, buf, len, off);
+}
+
 long cordon_SYS_write(long fd, const void *buf, size_t len)
 {
 	return write((int)fd, buf, len);

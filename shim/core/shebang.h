@@ -17,4 +17,16 @@
  */
 bool shebang_parse(char *buf, long n);
 
+/**
+ * shebang_read - the interpreter of the "#!" script @path (from @dirfd,
+ * opened with @flags added: O_NOFOLLOW), read from its first bytes into
+ * @buf, as the kernel reads them (it needs no read permission; a script
+ * this process cannot read is no script here).  The caller knows @path
+ * is a regular file: a device is not opened for this.  Raw system
+ * calls; async-signal-safe; changes errno.
+ * Return: true with the interpreter's path in @buf, NUL-terminated.
+ */
+bool shebang_read(int dirfd, const char *path, int flags,
+		  char buf[SHEBANG_BUF]);
+
 #endif

@@ -1,5 +1,13 @@
 # cordon probe: the live proof of what this host enforces.
 
+# probe_weak [--no-namespaces]: cordon probe on a host without Landlock
+# (and without namespaces): the helper takes them away.
+probe_weak() {
+	[ -x "$HELPERS/nolandlock" ] || fail "helper nolandlock was not built"
+	"$HELPERS/nolandlock" "$@" -- "$CORDON" probe > "$T/stdout" 2> "$T/stderr"
+	status=$?
+}
+
 test_probe_passes_on_this_kernel() {
 	cordon probe
 	assert_status 0
@@ -19,9 +27,7 @@ test_probe_json() {
 }
 
 test_probe_fails_without_landlock() {
-	[ -x "$HELPERS/nolandlock" ] || fail "helper nolandlock was not built"
-	"$HELPERS/nolandlock" -- "$CORDON" probe > "$T/stdout" 2> "$T/stderr"
-	status=$?
+	probe_weak
 	assert_status 1
 	assert_stdout_has 'filesystem read, write and execute rules.*MISSING'
 	# reading has no other layer; writing is still stopped by the
@@ -31,11 +37,36 @@ test_probe_fails_without_landlock() {
 }
 
 test_probe_fails_without_namespaces() {
-	[ -x "$HELPERS/nolandlock" ] || fail "helper nolandlock was not built"
-	"$HELPERS/nolandlock" --no-namespaces -- "$CORDON" probe > "$T/stdout" 2> "$T/stderr"
-	status=$?
+	probe_weak --no-namespaces
 	assert_status 1
 	assert_stdout_has 'metadata of files outside the writable roots.*MISSING'
 	assert_stdout_has 'chmod a file outside the writable roots.*NOT ENFORCED'
 	assert_stdout_has "read a process outside's command line.*NOT ENFORCED"
+}
+
+# With the network off the command has a network namespace of its own,
+# where the host's loopback listener and abstract sockets do not exist:
+# each network row proves its own layer.  Landlock's rows are tried
+# without that namespace (the errno is Landlock's: EACCES for TCP,
+# EPERM for its abstract-socket scope, not the namespace's "Connection
+# refused" or "Network is unreachable"); the namespace has its own row,
+# tried with no Landlock and no filter in front of it.
+test_probe_network_rows_prove_their_own_layer() {
+	cordon probe
+	assert_status 0
+	assert_stdout_has '^landlock  TCP connect with network off .* enforced  *denied (Permission denied), no effect outside; works unsandboxed$'
+	assert_stdout_has '^landlock  connect to an abstract UNIX socket outside .* enforced  *denied (Operation not permitted), no effect outside; works unsandboxed$'
+	assert_stdout_has "^net  *reach the host's loopback with network off .* enforced  *denied (Network is unreachable), no effect outside; works unsandboxed\$"
+	# without namespaces, the namespace's row says it does not hold
+	probe_weak --no-namespaces
+	assert_status 1
+	assert_stdout_has "^net  *reach the host's loopback with network off .*NOT ENFORCED"
+	assert_stdout_has '^landlock  connect to an abstract UNIX socket outside .* enforced  *denied (Operation not permitted)'
+	# without Landlock, its TCP row says so (the namespace no longer
+	# stands in for it); the namespace's row still holds
+	probe_weak
+	assert_status 1
+	assert_stdout_has '^landlock  TCP connect with network off .*NOT ENFORCED'
+	assert_stdout_has '^landlock  connect to an abstract UNIX socket outside .*NOT ENFORCED'
+	assert_stdout_has "^net  *reach the host's loopback with network off .* enforced"
 }

@@ -68,6 +68,7 @@ long cordon_SYS_openat(int dirfd, const char *path, int flags, int mode);
 long cordon_SYS_openat2(int dirfd, const char *path, const struct open_how *how,
 			size_t len);
 long cordon_SYS_close(long fd);
+long cordon_SYS_pread64(long fd, void *buf, size_t len, off_t off);
 long cordon_SYS_write(long fd, const void *buf, size_t len);
 long cordon_SYS_getpid(void);
 long cordon_SYS_getppid(void);
