@@ -129,15 +129,24 @@ static int path_option(struct tally *t, json_t *record)
 	const char *resolved = field(record, "resolved");
 	json_t *need = json_object_get(record, "need");
 	struct strbuf sb = STRBUF(text, sizeof(text));
+	const char *peer = field(record, "peer");
+	const char *op = field(record, "operation"), *why;
 	struct tally_option o = { .kind = TALLY_PATH };
 	unsigned int n;
 
 	if (!*resolved || !json_is_integer(need))
 		return TALLY_NO_OPTION;
 	n = (unsigned int)json_integer_value(need) & RIGHT_ALL;
-	if (!rule_grant_path(t->policy, field(record, "operation"), n, resolved,
-			     grant) ||
-	    !rule_put_flag(&sb, n, grant))
+	/* a link's other end decides where both can be (a forged one
+	 * names no more than a grant of what the record names) */
+	if (!*peer)
+		peer = NULL;
+	if (!rule_grant_path(t->policy, op, n, resolved, peer, grant)) {
+		why = rule_why_none(t->policy, op, n, resolved, peer);
+		return why && strcmp(why, RULE_NO_LINK) == 0 ? TALLY_NO_LINK
+							     : TALLY_NO_OPTION;
+	}
+	if (!rule_put_flag(&sb, n, grant))
 		return TALLY_NO_OPTION;
 	o.rights = flag_rights(n);
 	o.path = grant;

@@ -25,6 +25,7 @@
 /* No option allows the target (RULE_NO_OPTION), or it was not kept. */
 #define TALLY_NO_OPTION (-1)
 #define TALLY_LOST	(-2)
+#define TALLY_NO_LINK	(-3) /* RULE_NO_LINK: a hard link across mounts */
 
 struct tally_target {
 	char what[256]; /* the resolved path, or the destination */

@@ -28,13 +28,13 @@
 /* The launcher's RECORD_DATAGRAM_MAX and RECORD_TEXT_MAX (record.h). */
 #define RECORD_MAX 16384
 #define TEXT_MAX   4096
-/* A record but for its five texts: the keys, the numbers, the names
+/* A record but for its six texts: the keys, the numbers, the names
  * (NAME_MAX_ each), the verdict and the layer. */
 #define NAME_MAX_    64
-#define RECORD_FIXED 512
+#define RECORD_FIXED 544
 
 /* The texts of a record, in the order they give way to one another. */
-enum { T_RESOLVED, T_PATH, T_ALLOW, T_RULE, T_PROGRAM, T_COUNT };
+enum { T_RESOLVED, T_PATH, T_PEER, T_ALLOW, T_RULE, T_PROGRAM, T_COUNT };
 
 static void put_field(struct strbuf *sb, const char *key, const char *val,
 		      size_t max)
@@ -141,6 +141,7 @@ void audit_record(const struct op *op, const char *resolved, const char *rule,
 	program(exe);
 	text[T_RESOLVED] = op->dest ? NULL : resolved;
 	text[T_PATH] = op->dest ? op->dest : op->path;
+	text[T_PEER] = op->dest ? NULL : op->peer_resolved;
 	text[T_ALLOW] = op->allow;
 	text[T_RULE] = rule;
 	text[T_PROGRAM] = exe;
@@ -157,6 +158,8 @@ void audit_record(const struct op *op, const char *resolved, const char *rule,
 		put_field(&sb, "path", op->path, cap[T_PATH]);
 		put_field(&sb, "resolved", resolved, cap[T_RESOLVED]);
 		put_number(&sb, "need", op->need);
+		if (op->peer_resolved)
+			put_field(&sb, "peer", op->peer_resolved, cap[T_PEER]);
 	}
 	put_field(&sb, "verdict", op->verdict ? op->verdict : "deny",
 		  NAME_MAX_);

@@ -58,6 +58,8 @@ void change_rename_ops(struct op *from, struct op *to, const char *name,
 	*to = OP(name, from->need, nfd, new, PATH_NOFOLLOW);
 	from->end = "source";
 	to->end = "destination";
+	from->peer = to;
+	to->peer = from;
 }
 
 void change_link_ops(struct op *from, struct op *to, const char *name, int ofd,
@@ -69,4 +71,6 @@ void change_link_ops(struct op *from, struct op *to, const char *name, int ofd,
 		from->need = to->need = 0;
 	from->end = "source";
 	to->end = "destination";
+	from->peer = to;
+	to->peer = from;
 }

@@ -1,7 +1,7 @@
 /*
  * hook_change.c - the change family: mkdir, unlink, rmdir, remove,
  * rename, link, symlink, chmod, chown, the utime names and the
- * set/remove xattr names, with their *at and l* variants.
+ * set/remove xattr names, with their *at, l* and f* variants.
  *
  * libc calls itself directly (catalog A.0), so each public name is a
  * hook of its own and forwards to the real function of the same name.
@@ -19,15 +19,20 @@
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/types.h>
+#include <sys/vfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
 #include <utime.h>
 
 #include "shim/change.h"
+#include "shim/core/rule.h"
+#include "shim/core/strbuf.h"
 #include "shim/hooks.h"
 
 static REAL_SLOT int (*real_mkdir)(const char *, mode_t);
@@ -64,6 +69,14 @@ static REAL_SLOT int (*real_lsetxattr)(const char *, const char *, const void *,
 static REAL_SLOT int (*real_removexattr)(const char *, const char *);
 static REAL_SLOT int (*real_lremovexattr)(const char *, const char *);
 
+static REAL_SLOT int (*real_fchmod)(int, mode_t);
+static REAL_SLOT int (*real_fchown)(int, uid_t, gid_t);
+static REAL_SLOT int (*real_futimens)(int, const struct timespec *);
+static REAL_SLOT int (*real_futimes)(int, const struct timeval *);
+static REAL_SLOT int (*real_fsetxattr)(int, const char *, const void *, size_t,
+				       int);
+static REAL_SLOT int (*real_fremovexattr)(int, const char *);
+
 static void hooks_change_resolve(void)
 {
 	RESOLVE(mkdir);
@@ -94,10 +107,74 @@ static void hooks_change_resolve(void)
 	RESOLVE(lsetxattr);
 	RESOLVE(removexattr);
 	RESOLVE(lremovexattr);
+	RESOLVE(fchmod);
+	RESOLVE(fchown);
+	RESOLVE(futimens);
+	RESOLVE(futimes);
+	RESOLVE(fsetxattr);
+	RESOLVE(fremovexattr);
 }
 SHIM_RESOLVER(hooks_change_resolve);
 
 #define NOFOLLOW AT_SYMLINK_NOFOLLOW
+
+/* The name of @fd's file, read from /proc/self/fd/N into @buf, or NULL:
+ * no file with a name (a pipe, a socket, an unlinked file, a memfd,
+ * O_TMPFILE: nlink 0), or no /proc. */
+static const char *fd_name(int fd, char buf[PATH_BUF])
+{
+	char link[32];
+	struct strbuf sb = STRBUF(link, sizeof(link));
+	struct stat st;
+	long n;
+
+	if (syscall(SYS_fstat, fd, &st) < 0 || st.st_nlink == 0)
+		return NULL;
+	sb_puts(&sb, "/proc/self/fd/");
+	sb_uint(&sb, (unsigned long)fd);
+	n = syscall(SYS_readlinkat, AT_FDCWD, link, buf, PATH_BUF - 1);
+	if (n <= 0 || n >= PATH_BUF - 1 || buf[0] != '/')
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * The operation of a metadata change through @fd: its file named as the
+ * kernel names it (canonical, in @buf), not followed, and decided as the
+ * path forms are.  Under cordon every mount but those of the writable
+ * roots is read-only (enforce/mounts.c): a file on a writable mount (or
+ * one of the host's, through a descriptor passed in) is the kernel's to
+ * decide, with no /proc lookup (cp -p and tar call these per file); so
+ * is a file with no name.  Without the launcher (its records go to a
+ * file, not to its socket: report.c) there are no such mounts: every
+ * file is named.  errno untouched.
+ */
+static struct op fd_op(const char *name, int fd, char buf[PATH_BUF])
+{
+	struct op op = OP(name, RIGHT_W, AT_FDCWD, NULL, PATH_NOFOLLOW);
+	struct statfs sf;
+	int saved = errno;
+
+	op.shim_only = true;
+	if (hook_begin() && fd >= 0 &&
+	    (!shim_has_mounts() || syscall(SYS_fstatfs, fd, &sf) < 0 ||
+	     (sf.f_flags & ST_RDONLY)))
+		op.path = fd_name(fd, buf);
+	errno = saved;
+	return op;
+}
+
+/* A metadata call on @path from @dirfd, or on the file of @dirfd itself:
+ * a NULL path (futimesat) or "" with AT_EMPTY_PATH (fchmodat, fchownat,
+ * utimensat). */
+static struct op meta_op(const char *name, int dirfd, const char *path, int at,
+			 char buf[PATH_BUF])
+{
+	if (!path || (!path[0] && (at & AT_EMPTY_PATH)))
+		return fd_op(name, dirfd, buf);
+	return change_meta_op(name, dirfd, path, at);
+}
 
 /* Each hook: its operation, then HOOK_RUN (hooks.h), which forwards to
  * the real function, or without one to the system call. */
@@ -181,6 +258,41 @@ SHIM_API int renameat2(int ofd, const char *old, int nfd, const char *new,
 						new, flags));
 }
 
+/*
+ * After a link that the policy allows at both ends failed with EXDEV:
+ * when its ends are on two of the sandbox's mounts (each root granting
+ * write or execute is one), the sandbox refused it, and no option can
+ * allow it: the destination's line says so, marked as the kernel's.
+ */
+static void link_crossed(const struct op *from, const struct op *to)
+{
+	char a[PATH_BUF], b[PATH_BUF];
+	struct op op = *to;
+	int saved = errno;
+
+	if (saved != EXDEV || !hook_begin() || !shim_has_mounts() ||
+	    !guard_enter())
+		return;
+	if (path_resolve(from->dirfd, from->path, from->pflags, a) == 0 &&
+	    path_resolve(to->dirfd, to->path, to->pflags, b) == 0 &&
+	    policy_allows(&shim.policy, RIGHT_W, a) &&
+	    policy_allows(&shim.policy, RIGHT_W, b) &&
+	    rule_link_crosses(&shim.policy, a, b)) {
+		op.why = RULE_LINK_CROSSES;
+		report_denial(&op, b, "kernel");
+	}
+	guard_leave();
+	errno = saved;
+}
+
+/* The call's result @ret, its failure across mounts said. */
+static int link_done(const struct op *from, const struct op *to, int ret)
+{
+	if (ret < 0)
+		link_crossed(from, to);
+	return ret;
+}
+
 /* The source needs W too: through the new name it would get the rights
  * of the new place (Landlock refuses that with REFER). */
 SHIM_API int link(const char *old, const char *new)
@@ -189,9 +301,11 @@ SHIM_API int link(const char *old, const char *new)
 
 	change_link_ops(&from, &to, "link", AT_FDCWD, old, NOFOLLOW, AT_FDCWD,
 			new);
-	return HOOK_RUN2(&from, &to,
-			 real_link ? real_link(old, new)
-				   : (int)syscall(SYS_link, old, new));
+	return link_done(&from, &to,
+			 HOOK_RUN2(&from, &to,
+				   real_link
+					   ? real_link(old, new)
+					   : (int)syscall(SYS_link, old, new)));
 }
 
 /* AT_SYMLINK_FOLLOW follows the source; AT_EMPTY_PATH makes it @ofd. */
@@ -203,10 +317,12 @@ SHIM_API int linkat(int ofd, const char *old, int nfd, const char *new,
 	struct op from, to;
 
 	change_link_ops(&from, &to, "linkat", ofd, old, at, nfd, new);
-	return HOOK_RUN2(&from, &to,
-			 real_linkat ? real_linkat(ofd, old, nfd, new, flags)
-				     : (int)syscall(SYS_linkat, ofd, old, nfd,
-						    new, flags));
+	return link_done(
+		&from, &to,
+		HOOK_RUN2(&from, &to,
+			  real_linkat ? real_linkat(ofd, old, nfd, new, flags)
+				      : (int)syscall(SYS_linkat, ofd, old, nfd,
+						     new, flags)));
 }
 
 /* The target is only text: the link path alone is decided. */
@@ -243,8 +359,9 @@ MODE_HOOK(lchmod, NOFOLLOW, hook_nosys())
 
 SHIM_API int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 {
-	struct op op = change_meta_op("fchmodat", dirfd, path,
-				      flags & (NOFOLLOW | AT_EMPTY_PATH));
+	char name[PATH_BUF];
+	struct op op = meta_op("fchmodat", dirfd, path,
+			       flags & (NOFOLLOW | AT_EMPTY_PATH), name);
 
 	return HOOK_RUN(
 		&op, -1,
@@ -284,8 +401,9 @@ OWNER_HOOK(lchown, NOFOLLOW, (int)syscall(SYS_lchown, path, uid, gid))
 SHIM_API int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid,
 		      int flags)
 {
-	struct op op = change_meta_op("fchownat", dirfd, path,
-				      flags & (NOFOLLOW | AT_EMPTY_PATH));
+	char name[PATH_BUF];
+	struct op op = meta_op("fchownat", dirfd, path,
+			       flags & (NOFOLLOW | AT_EMPTY_PATH), name);
 	bool flags_ok = !(flags & ~(NOFOLLOW | AT_EMPTY_PATH));
 
 	return HOOK_RUN(
@@ -318,10 +436,11 @@ SHIM_API int utime(const char *path, const struct utimbuf *times)
 UTIMES_HOOK(utimes, 0, (int)syscall(SYS_utimes, path, tv))
 UTIMES_HOOK(lutimes, NOFOLLOW, hook_nosys())
 
-/* A NULL path is the fd's own form: shim_check() lets it through. */
+/* A NULL path is the fd's own form (meta_op()). */
 SHIM_API int futimesat(int dirfd, const char *path, const struct timeval tv[2])
 {
-	struct op op = change_meta_op("futimesat", dirfd, path, 0);
+	char name[PATH_BUF];
+	struct op op = meta_op("futimesat", dirfd, path, 0, name);
 
 	return HOOK_RUN(&op, -1,
 			real_futimesat
@@ -332,8 +451,15 @@ SHIM_API int futimesat(int dirfd, const char *path, const struct timeval tv[2])
 SHIM_API int utimensat(int dirfd, const char *path, const struct timespec ts[2],
 		       int flags)
 {
-	struct op op = change_meta_op("utimensat", dirfd, path,
-				      flags & (NOFOLLOW | AT_EMPTY_PATH));
+	char name[PATH_BUF];
+	/* glibc's utimensat refuses a NULL path (EINVAL; futimens is that
+	 * form): only "" with AT_EMPTY_PATH is the fd's own here */
+	struct op op =
+		flags & AT_EMPTY_PATH
+			? meta_op("utimensat", dirfd, path,
+				  flags & (NOFOLLOW | AT_EMPTY_PATH), name)
+			: change_meta_op("utimensat", dirfd, path,
+					 flags & NOFOLLOW);
 
 	return HOOK_RUN(&op, -1,
 			real_utimensat ? real_utimensat(dirfd, path, ts, flags)
@@ -368,3 +494,72 @@ SETXATTR_HOOK(lsetxattr, NOFOLLOW, SYS_lsetxattr)
 
 REMOVEXATTR_HOOK(removexattr, 0, SYS_removexattr)
 REMOVEXATTR_HOOK(lremovexattr, NOFOLLOW, SYS_lremovexattr)
+
+/* The descriptor forms (fd_op()). */
+SHIM_API int fchmod(int fd, mode_t mode)
+{
+	char name[PATH_BUF];
+	struct op op = fd_op("fchmod", fd, name);
+
+	return HOOK_RUN(&op, -1,
+			real_fchmod ? real_fchmod(fd, mode)
+				    : (int)syscall(SYS_fchmod, fd, mode));
+}
+
+SHIM_API int fchown(int fd, uid_t uid, gid_t gid)
+{
+	char name[PATH_BUF];
+	struct op op = fd_op("fchown", fd, name);
+
+	return HOOK_RUN(&op, -1,
+			owner_errno(real_fchown ? real_fchown(fd, uid, gid)
+						: (int)syscall(SYS_fchown, fd,
+							       uid, gid),
+				    true));
+}
+
+SHIM_API int futimens(int fd, const struct timespec ts[2])
+{
+	char name[PATH_BUF];
+	struct op op = fd_op("futimens", fd, name);
+
+	return HOOK_RUN(&op, -1,
+			real_futimens
+				? real_futimens(fd, ts)
+				: (int)syscall(SYS_utimensat, fd, NULL, ts, 0));
+}
+
+SHIM_API int futimes(int fd, const struct timeval tv[2])
+{
+	char name[PATH_BUF];
+	struct op op = fd_op("futimes", fd, name);
+
+	return HOOK_RUN(&op, -1,
+			real_futimes
+				? real_futimes(fd, tv)
+				: (int)syscall(SYS_futimesat, fd, NULL, tv));
+}
+
+SHIM_API int fsetxattr(int fd, const char *key, const void *value, size_t size,
+		       int flags)
+{
+	char name[PATH_BUF];
+	struct op op = fd_op("fsetxattr", fd, name);
+
+	return HOOK_RUN(&op, -1,
+			real_fsetxattr
+				? real_fsetxattr(fd, key, value, size, flags)
+				: (int)syscall(SYS_fsetxattr, fd, key, value,
+					       size, flags));
+}
+
+SHIM_API int fremovexattr(int fd, const char *key)
+{
+	char name[PATH_BUF];
+	struct op op = fd_op("fremovexattr", fd, name);
+
+	return HOOK_RUN(&op, -1,
+			real_fremovexattr
+				? real_fremovexattr(fd, key)
+				: (int)syscall(SYS_fremovexattr, fd, key));
+}

@@ -106,6 +106,14 @@ static __attribute__((noinline)) bool is_cordons(const char *path)
 	return path_is_within(path, dir);
 }
 
+bool shim_has_mounts(void)
+{
+	const char *log = shim.extra.log;
+
+	/* only the launcher hands out its report socket */
+	return log && strncmp(log, "unix:", 5) == 0;
+}
+
 /* The shim used alone: "by adding /x to CORDON_WRITE".  Out of line:
  * its buffer is off report_denial()'s stack. */
 static __attribute__((noinline)) void
@@ -113,7 +121,8 @@ put_var(struct strbuf *sb, const struct op *op, const char *resolved)
 {
 	char grant[PATH_BUF];
 
-	if (!rule_grant_path(&shim.policy, op->name, op->need, resolved, grant))
+	if (!rule_grant_path(&shim.policy, op->name, op->need, resolved,
+			     op->peer_resolved, grant))
 		return;
 	sb_puts(sb, "by adding ");
 	sb_shell(sb, grant);
@@ -121,15 +130,17 @@ put_var(struct strbuf *sb, const struct op *op, const char *resolved)
 	sb_puts(sb, rule_var(op->need));
 }
 
-/* Can an option allow it at all (rule_grant_path())?  Asked only when
- * none fit the line.  Out of line, as put_var(). */
-static __attribute__((noinline)) bool has_option(const struct op *op,
-						 const char *resolved)
+/* The option that allows it, "--write /x", or nothing.  Out of line,
+ * as put_var(). */
+static __attribute__((noinline)) void
+put_option(struct strbuf *sb, const struct op *op, const char *resolved)
 {
 	char grant[PATH_BUF];
 
-	return rule_grant_path(&shim.policy, op->name, op->need, resolved,
-			       grant);
+	if (!rule_grant_path(&shim.policy, op->name, op->need, resolved,
+			     op->peer_resolved, grant) ||
+	    !rule_put_flag(sb, op->need, grant))
+		clear(sb);
 }
 
 /* What would allow it: "with --write /x", or for the shim used alone
@@ -139,21 +150,24 @@ static __attribute__((noinline)) bool has_option(const struct op *op,
 static const char *put_allow(struct strbuf *sb, const struct op *op,
 			     const char *resolved)
 {
+	const char *why;
+
 	if (is_cordons(resolved))
 		return RULE_CORDONS;
 	if (shim.extra.standalone) {
 		put_var(sb, op, resolved);
 	} else {
 		sb_puts(sb, "with ");
-		if (!rule_put_option(sb, &shim.policy, op->name, op->need,
-				     resolved))
-			clear(sb);
+		put_option(sb, op, resolved);
 	}
 	if (sb->full)
 		clear(sb);
 	if (sb->len)
 		return NULL;
-	return has_option(op, resolved) ? RULE_TOO_LONG : RULE_NO_OPTION;
+	/* none: why (asked only then); none found is none that fits */
+	why = rule_why_none(&shim.policy, op->name, op->need, resolved,
+			    op->peer_resolved);
+	return why ? why : RULE_TOO_LONG;
 }
 
 /* How much of each text the line shows, in @cap: the option whole if
@@ -216,9 +230,26 @@ bool report_first_time(const char *name, unsigned int need, const char *key)
 	return !shim.policy.quiet && first_time(hash(name, need, key));
 }
 
+/* The other end of a rename or link, resolved, into @out, where the
+ * launcher's mounts make it matter; else NULL.  Out of line, as
+ * put_var(). */
+static __attribute__((noinline)) const char *peer_of(const struct op *op,
+						     char out[PATH_BUF])
+{
+	const struct op *o = op->peer;
+	/* as check.c resolves the end it decides */
+	int unseen = syscall(SYS_geteuid) == 0 ? PATH_UNSEEN_LEXICAL : 0;
+
+	/* without the launcher's mounts, every end is on its host mount */
+	if (!o || !o->path || !shim_has_mounts() ||
+	    path_resolve(o->dirfd, o->path, o->pflags | unseen, out) != 0)
+		return NULL;
+	return out;
+}
+
 void report_denial(const struct op *op, const char *resolved, const char *layer)
 {
-	char rule[RULE_MAX], allow[ALLOW_MAX];
+	char rule[RULE_MAX], allow[ALLOW_MAX], peer[PATH_BUF];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
 	struct strbuf ab = STRBUF(allow, sizeof(allow));
 	struct op rec = *op;
@@ -227,7 +258,13 @@ void report_denial(const struct op *op, const char *resolved, const char *layer)
 	/* open(O_CREAT) of what is not there makes it: W too (check.c) */
 	if (op->creat && !path_exists(resolved))
 		rec.need |= RIGHT_W;
-	rule_put(&sb, &shim.policy, rec.need, resolved);
+	rec.peer_resolved = peer_of(op, peer);
+	if (op->why)
+		sb_puts(&sb, op->why);
+	else
+		rule_put(&sb, &shim.policy, rec.need, resolved);
+	rule_put_cross(&sb, &shim.policy, rec.name, rec.need, resolved,
+		       rec.peer_resolved);
 	none = put_allow(&ab, &rec, resolved);
 	rec.allow = none ? NULL : allow;
 	if (shim.extra.learn) {

@@ -117,6 +117,14 @@ struct op {
 	const char *dest;  /* a network destination, for the record */
 	const char *verdict; /* for the record: NULL is "deny" */
 	const char *allow;   /* for the record: "with --read /x", ... */
+
+	/* the other end of a rename or link, and it resolved (the record's
+	 * "peer", set by report_denial()) */
+	const struct op *peer;
+	const char *peer_resolved;
+	/* why the layer below refused it, when the policy allows it (a
+	 * link across two mounts); NULL: the policy's own reason */
+	const char *why;
 };
 
 /**
@@ -161,6 +169,11 @@ void report_denial(const struct op *op, const char *resolved,
 /* True when this process has not printed a line for (@name, @need, @key)
  * yet and the policy is not quiet: one line per operation and path. */
 bool report_first_time(const char *name, unsigned int need, const char *key);
+
+/* Does the launcher stand behind this shim, with the mounts it makes
+ * (enforce/mounts.c: each root granting write or execute a mount of its
+ * own, the rest read-only)?  Not for the shim used alone. */
+bool shim_has_mounts(void);
 
 /* The JSON Lines record of a denial, to the snapshot's log. */
 void audit_record(const struct op *op, const char *resolved, const char *rule,

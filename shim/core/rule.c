@@ -7,6 +7,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "shim/core/path.h"
 #include "shim/core/rule.h"
@@ -310,9 +313,153 @@ static bool lift(const struct policy *p, const char *resolved,
 	return is_git_file_in(prot->path, grant);
 }
 
-bool rule_grant_path(const struct policy *p, const char *operation,
-		     unsigned int need, const char *resolved,
-		     char out[PATH_BUF])
+/* Does @operation make a hard link (its two ends on one mount)? */
+static bool is_link_op(const char *operation)
+{
+	return operation && (strcmp(operation, "link") == 0 ||
+			     strcmp(operation, "linkat") == 0);
+}
+
+static bool is_rename_op(const char *operation)
+{
+	return operation && strncmp(operation, "rename", 6) == 0 &&
+	       rule_on_entry(operation);
+}
+
+/* Is @r a mount of its own in the sandbox (enforce/mounts.c): a root
+ * granting write or execute, or a protected path, outside /proc; a
+ * protected file of git's pins its directory as a mount too (@pin,
+ * PATH_BUF, receives it, else ""). */
+static bool is_mount(const struct root *r, char pin[PATH_BUF])
+{
+	const char *slash = strrchr(r->path, '/');
+
+	pin[0] = '\0';
+	if (path_is_within(r->path, "/proc"))
+		return false;
+	if (r->origin == ORIGIN_PROTECTED && slash && slash != r->path &&
+	    (size_t)(slash - r->path) < PATH_BUF) {
+		for (size_t i = 0; rule_git_files[i]; i++) {
+			if (strcmp(slash + 1, rule_git_files[i]) != 0)
+				continue;
+			memcpy(pin, r->path, (size_t)(slash - r->path));
+			pin[slash - r->path] = '\0';
+		}
+	}
+	return r->origin == ORIGIN_PROTECTED ||
+	       (r->rights & (RIGHT_W | RIGHT_X));
+}
+
+static bool holds(const char *mnt, bool is_dir, const char *path)
+{
+	return is_dir ? path_is_within(path, mnt) : strcmp(path, mnt) == 0;
+}
+
+/* How many of @a and @b the mount at @mnt holds. */
+static int held(const char *mnt, bool is_dir, const char *a, const char *b)
+{
+	if (!mnt[0])
+		return 0;
+	return holds(mnt, is_dir, a) + holds(mnt, is_dir, b);
+}
+
+/* Does a --write of @grant lift the protection @r (lift())?  Then it is
+ * no mount of its own any more. */
+static bool is_lifted(const struct root *r, const char *grant)
+{
+	return r->origin == ORIGIN_PROTECTED && (r->rights & RIGHT_R) &&
+	       grant[0] &&
+	       (path_is_within(grant, r->path) ||
+		is_git_file_in(r->path, grant));
+}
+
+/* The length of the deepest of the sandbox's mounts, with @grant
+ * added, that holds @count of @a and @b (0: none but the host's). */
+static size_t deepest(const struct policy *p, const char *grant, const char *a,
+		      const char *b, int count)
+{
+	size_t best = held(grant, true, a, b) == count ? strlen(grant) : 0;
+	char pin[PATH_BUF];
+
+	for (size_t i = 0; p && i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+
+		if (!is_mount(r, pin) || is_lifted(r, grant))
+			continue;
+		if (held(r->path, r->is_dir, a, b) == count &&
+		    strlen(r->path) > best)
+			best = strlen(r->path);
+		if (held(pin, true, a, b) == count && strlen(pin) > best)
+			best = strlen(pin);
+	}
+	return best;
+}
+
+/*
+ * Are @a and @b on one mount of the sandbox once @grant (a --write of a
+ * directory) is added?  Each lies on the deepest mount holding it; they
+ * differ just when a mount holding one end alone lies deeper than the
+ * deepest holding both.
+ */
+static bool same_mount(const struct policy *p, const char *grant, const char *a,
+		       const char *b)
+{
+	return deepest(p, grant, a, b, 1) <= deepest(p, grant, a, b, 2);
+}
+
+/* Are the directories @a and @b on one file system of the host's?  (A
+ * bind mount keeps the device: only different file systems differ.)
+ * Unknown (hidden from this process) is taken as one. */
+static bool same_device(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	int saved = errno;
+	bool known = syscall(SYS_newfstatat, AT_FDCWD, a, &sa, 0) == 0 &&
+		     syscall(SYS_newfstatat, AT_FDCWD, b, &sb, 0) == 0;
+
+	errno = saved;
+	return !known || sa.st_dev == sb.st_dev;
+}
+
+/* Cut @dir (canonical) to the deepest directory that also holds @other. */
+static void cut_to_common(char *dir, const char *other)
+{
+	char *slash;
+
+	while (!path_is_within(other, dir) && (slash = strrchr(dir, '/'))) {
+		if (slash == dir) {
+			dir[1] = '\0';
+			return;
+		}
+		*slash = '\0';
+	}
+}
+
+/*
+ * A hard link's two ends must lie on one mount, and in the sandbox each
+ * root granting write or execute is a mount of its own: the least grant
+ * is the deepest directory holding both ends' directories (@grant, cut
+ * in place), and none does when a mount lies between it and an end (the
+ * workspace, /tmp, ...) or the ends are on two file systems.
+ */
+static bool link_grant(const struct policy *p, const char *resolved,
+		       const char *peer, char grant[PATH_BUF])
+{
+	char other[PATH_BUF];
+	struct strbuf sb = STRBUF(other, sizeof(other));
+
+	put_dir_of(&sb, peer);
+	if (sb.full)
+		return false;
+	cut_to_common(grant, other);
+	return same_device(grant, other) &&
+	       same_mount(p, grant, resolved, peer);
+}
+
+/* The least option's path, or why there is none (RULE_NO_OPTION, ...). */
+static const char *grant_or_why(const struct policy *p, const char *operation,
+				unsigned int need, const char *resolved,
+				const char *peer, char out[PATH_BUF])
 {
 	struct strbuf sb = STRBUF(out, PATH_BUF);
 
@@ -324,8 +471,58 @@ bool rule_grant_path(const struct policy *p, const char *operation,
 	else
 		rule_put_grant(&sb, resolved);
 	if (sb.full)
-		return false;
-	return lift(p, resolved, need, out);
+		return RULE_TOO_LONG;
+	if (peer && (need & RIGHT_W) && is_link_op(operation) &&
+	    !link_grant(p, resolved, peer, out))
+		return RULE_NO_LINK;
+	return lift(p, resolved, need, out) ? NULL : RULE_NO_OPTION;
+}
+
+bool rule_grant_path(const struct policy *p, const char *operation,
+		     unsigned int need, const char *resolved, const char *peer,
+		     char out[PATH_BUF])
+{
+	return !grant_or_why(p, operation, need, resolved, peer, out);
+}
+
+const char *rule_why_none(const struct policy *p, const char *operation,
+			  unsigned int need, const char *resolved,
+			  const char *peer)
+{
+	char grant[PATH_BUF];
+
+	return grant_or_why(p, operation, need, resolved, peer, grant);
+}
+
+bool rule_link_crosses(const struct policy *p, const char *a, const char *b)
+{
+	char da[PATH_BUF], db[PATH_BUF];
+	struct strbuf sa = STRBUF(da, sizeof(da));
+	struct strbuf sb = STRBUF(db, sizeof(db));
+
+	put_dir_of(&sa, a);
+	put_dir_of(&sb, b);
+	return !sa.full && !sb.full && same_device(da, db) &&
+	       !same_mount(p, "", a, b);
+}
+
+void rule_put_cross(struct strbuf *sb, const struct policy *p,
+		    const char *operation, unsigned int need,
+		    const char *resolved, const char *peer)
+{
+	char grant[PATH_BUF], other[PATH_BUF];
+	struct strbuf gb = STRBUF(grant, sizeof(grant));
+	struct strbuf ob = STRBUF(other, sizeof(other));
+
+	if (!peer || !(need & RIGHT_W) || !is_rename_op(operation))
+		return;
+	put_dir_of(&gb, resolved);
+	put_dir_of(&ob, peer);
+	if (gb.full || ob.full)
+		return;
+	if (same_device(grant, other) && same_mount(p, grant, resolved, peer))
+		return;
+	sb_puts(sb, "; " RULE_RENAME_CROSS);
 }
 
 bool rule_put_option(struct strbuf *sb, const struct policy *p,
@@ -334,7 +531,7 @@ bool rule_put_option(struct strbuf *sb, const struct policy *p,
 {
 	char grant[PATH_BUF];
 
-	return rule_grant_path(p, operation, need, resolved, grant) &&
+	return rule_grant_path(p, operation, need, resolved, NULL, grant) &&
 	       rule_put_flag(sb, need, grant);
 }
 

@@ -74,13 +74,36 @@ bool rule_on_entry(const char *operation);
  * for a secret; the protected path or one below it, or the git
  * directory of git's files.
  *
+ * A hard link (link, linkat) with its other end @peer (canonical; NULL:
+ * not known) needs its two ends on one mount: the path is the deepest
+ * directory holding both ends' directories, the same for both lines.
+ *
  * Return: false when no option can: a protected file renamed over or
  * removed (in the sandbox it is a mount point, and a --write of its
- * directory leaves its protection).
+ * directory leaves its protection); a hard link whose ends stay on two
+ * mounts whatever is granted (a root's mount between them, or two file
+ * systems).
  */
 bool rule_grant_path(const struct policy *p, const char *operation,
-		     unsigned int need, const char *resolved,
+		     unsigned int need, const char *resolved, const char *peer,
 		     char out[PATH_BUF]);
+
+/* Why rule_grant_path() finds no option (RULE_NO_OPTION, RULE_NO_LINK,
+ * RULE_TOO_LONG), or NULL when it finds one. */
+const char *rule_why_none(const struct policy *p, const char *operation,
+			  unsigned int need, const char *resolved,
+			  const char *peer);
+
+/**
+ * rule_put_cross - for a rename refused at the canonical @resolved
+ * whose other end is @peer: when the least option would still leave
+ * the two ends on two mounts (each root granting write or execute is a
+ * mount of its own in the sandbox), "; " and RULE_RENAME_CROSS, so that
+ * the line says what the option does and does not do.
+ */
+void rule_put_cross(struct strbuf *sb, const struct policy *p,
+		    const char *operation, unsigned int need,
+		    const char *resolved, const char *peer);
 
 /**
  * rule_put_option - that least option, ready to paste: the flag of
@@ -100,6 +123,28 @@ bool rule_put_flag(struct strbuf *sb, unsigned int need, const char *grant);
 #define RULE_NO_OPTION                                                         \
 	"no option allows this: a protected file is a mount point in the "     \
 	"sandbox, which no rename or removal replaces"
+
+/* Why no option can allow a hard link across mounts. */
+#define RULE_NO_LINK                                                           \
+	"no option allows this: a hard link cannot cross mounts, and its "     \
+	"two ends are on different mounts in the sandbox whatever is "         \
+	"granted (each root granting write or execute is a mount of its own)"
+
+/**
+ * rule_link_crosses - are the canonical @a and @b, the ends of a hard
+ * link, on two mounts of the sandbox of @p (and on one file system of
+ * the host's: else the link fails without cordon too)?  Then the kernel
+ * refuses the link with EXDEV whatever @p grants.
+ */
+bool rule_link_crosses(const struct policy *p, const char *a, const char *b);
+
+/* Why the kernel refused a link that the policy allows. */
+#define RULE_LINK_CROSSES "its two ends are on two mounts of the sandbox"
+
+/* What the option does not do for a rename across mounts. */
+#define RULE_RENAME_CROSS                                                      \
+	"with the option its ends stay on two mounts: rename(2) says EXDEV, "  \
+	"mv copies"
 
 /* Why no option is named when the one that would allow it does not
  * fit a line (a path of PATH_BUF bytes, quoted). */

@@ -15,6 +15,8 @@
  *   s string ("NULL" for NULL)   i int          u unsigned int
  *   m mode (octal or S_IF*)      o off_t/long   z size_t
  *   d fd: AT_FDCWD, a number, or a path opened O_PATH (not CLOEXEC)
+ *   f fd: a path opened O_RDONLY, or O_PATH where the sandbox refuses
+ *     reading it (fchmod and its kin decide on the fd's file first)
  *   v argv: { ARG, NULL }
  *   a sockaddr: unix:PATH, unixd:PATH, tcp:IP:PORT, udp:IP:PORT
  *   M msghdr to that address     W one mmsghdr to that address
@@ -212,6 +214,15 @@ static int path_fd(const char *text)
 	return (int)fd;
 }
 
+/* A path opened for reading, as a program that changes a file's
+ * metadata through its fd holds it; O_PATH where reading is refused. */
+static int file_fd(const char *text)
+{
+	long fd = syscall(SYS_openat, AT_FDCWD, text, O_RDONLY);
+
+	return fd < 0 ? path_fd(text) : (int)fd;
+}
+
 static void parse_addr(const char *text)
 {
 	struct sockaddr_un *un = (struct sockaddr_un *)&addr;
@@ -261,6 +272,7 @@ static ffi_type *ffi_of(char kind)
 	switch (kind) {
 	case 'i':
 	case 'd':
+	case 'f':
 	case 'k':
 		return &ffi_type_sint;
 	case 'u':
@@ -280,7 +292,7 @@ static ffi_type *ffi_of(char kind)
 
 static bool takes_arg(char kind)
 {
-	return strchr("siumozdvaMW", kind) != NULL;
+	return strchr("siumozdfvaMW", kind) != NULL;
 }
 
 /* The value of an argument that takes its text from the command line. */
@@ -307,6 +319,9 @@ static void from_text(char kind, char *text, size_t idx, union value *v)
 		break;
 	case 'd':
 		v->i = path_fd(text);
+		break;
+	case 'f':
+		v->i = file_fd(text);
 		break;
 	case 'v':
 		argv_store[idx][0] = text;

@@ -20,6 +20,15 @@
 #     least      no set grants more than the row's least grant
 #   4 rerun      `cordon OPTIONS -- sh -c ACTION` with each set: the
 #                action takes effect, and no "cordon: denied" line is left
+# A row where no option can allow the action (none=OPTIONS) runs steps
+# 1 and 2, then instead of 3 and 4:
+#   3 none       each line naming it says "no option allows" and has no
+#                "; allow with" tail; no option printed anywhere (lines,
+#                summary entries, the summary's last line) names the path
+#                or a directory above it
+#   4 still      with OPTIONS (what one would try: the old suggestion),
+#                the action still takes no effect, and a line says that
+#                no option allows it
 # Every step runs and is reported ("ROW NAME: twin=ok ..."), then the
 # row fails if any did, saying which and showing what cordon printed.
 #
@@ -33,25 +42,27 @@
 act_loaded=1
 
 declare -A act_setup act_action act_check act_names act_need act_opts0
-declare -A act_least
+declare -A act_least act_none
 
 # act_row NAME SETUP ACTION CHECK NAMES [least=BOUND] [need=BASH]
-#   [base=OPTIONS]: one class.  NAMES: what a denial line must contain
+#   [base=OPTIONS] [none=OPTIONS]: one class.  NAMES: what a denial line must contain
 # (one fixed string a line, any of them).  least: the least grant the
 # action needs, a path, "--connect" or "--bind": no option printed may
 # grant an ancestor of the path (or the whole network).  need: bash that must
 # succeed for the row to run, "SKIP: reason" on its stdout otherwise.
 # base: cordon options of every run (words), to which the rerun adds
-# the options printed.
+# the options printed.  none: no option allows the action; OPTIONS
+# (words) are what one would try all the same, and it stays refused.
 act_row() {
 	local kv
 	act_setup[$1]=$2 act_action[$1]=$3 act_check[$1]=$4 act_names[$1]=$5
-	act_need[$1]='' act_opts0[$1]='' act_least[$1]=''
+	act_need[$1]='' act_opts0[$1]='' act_least[$1]='' act_none[$1]=
 	for kv in "${@:6}"; do
 		case $kv in
 		least=*) act_least[$1]=${kv#least=} ;;
 		need=*) act_need[$1]=${kv#need=} ;;
 		base=*) act_opts0[$1]=${kv#base=} ;;
+		none=*) act_none[$1]=" ${kv#none=}" ;;
 		*)
 			eval "test_actionable_$1() { fail 'act_row $1: $kv?'; }"
 			return
@@ -309,10 +320,74 @@ act_rerun() {
 	act_cut "$T/stderr" 3 >> "$T/report"
 }
 
+# Steps 3 and 4 of a row that an option allows; their verdicts in
+# $act_steps.
+act_allowed_steps() {
+	local set row=
+	act_parse
+	row+=" $act_v"
+	act_least
+	row+=" least=$act_v"
+	for set in $act_sets; do
+		act_rerun "$set"
+		row+=" rerun-$set=$act_v"
+	done
+	act_steps=$row
+}
+
+# Step 3 of a row no option allows: each line naming it says so, with no
+# tail, and no option printed names it or a directory above it.
+act_no_option() {
+	local names lines set name
+	act_v=ok
+	names=$(act_expand "${act_names[$act_name]}")
+	lines=$(act_denials "$T/denied.err" | grep -a -F -- "$names")
+	if [ -z "$lines" ] || grep -q -a -v -F 'no option allows' <<< "$lines" ||
+		grep -q -a -F '; allow with ' <<< "$lines"; then
+		act_bad 3-none-line
+		act_say "step 3 (none): a line naming it does not say that no" \
+			"option allows it, or names one"
+	fi
+	python3 "$HELPERS/actionable.py" "$CORDON" "$T/denied.err" "$T" \
+		> "$T/parse" 2>&1
+	for set in $act_sets; do
+		[ -s "$T/opts.$set" ] || continue
+		while IFS= read -r name; do
+			python3 "$HELPERS/actionable.py" --least "$CORDON" \
+				"$T/opts.$set" "$name/x" > "$T/least" 2>&1 &&
+				continue
+			act_bad "3-none-$set"
+			act_say "step 3 (none, $set): an option names it:" \
+				"$(head -n 1 "$T/least")"
+		done <<< "$names"
+	done
+}
+
+# Step 4 of a row no option allows: with what one would try, the action
+# still takes no effect, and a line still says so.
+act_still_refused() {
+	local -a opts
+	local names
+	act_v=ok
+	names=$(act_expand "${act_names[$act_name]}")
+	read -r -a opts <<< "$(act_expand "${act_none[$act_name]}")"
+	act_run cordon "${opts[@]}"
+	if act_effect; then
+		act_bad 4-still
+		act_say "step 4 (still): with${act_none[$act_name]} the" \
+			"action took effect: an option allows it"
+	elif ! act_denials "$T/stderr" | grep -a -F -- "$names" |
+		grep -q -a -F 'no option allows'; then
+		act_bad 4-still-explained
+		act_say "step 4 (still): with${act_none[$act_name]} no line" \
+			"says that no option allows it"
+	fi
+}
+
 # act_drive NAME: every step of the row, then the verdicts.
 act_drive() {
 	act_name=$1 act_failed=
-	local need=${act_need[$1]} row set
+	local need=${act_need[$1]} row
 	trap act_unlisten EXIT
 	if [ -n "$need" ]; then
 		act_fresh
@@ -328,14 +403,15 @@ act_drive() {
 	row+=" explained=$act_v"
 	act_recorded
 	row+=" recorded=$act_v"
-	act_parse
-	row+=" $act_v"
-	act_least
-	row+=" least=$act_v"
-	for set in $act_sets; do
-		act_rerun "$set"
-		row+=" rerun-$set=$act_v"
-	done
+	if [ -n "${act_none[$1]}" ]; then
+		act_no_option
+		row+=" none=$act_v"
+		act_still_refused
+		row+=" still=$act_v"
+	else
+		act_allowed_steps
+		row+=$act_steps
+	fi
 	if [ -n "$act_failed" ]; then
 		echo "the refused run's stderr (status $act_denied_status):"
 		act_cut "$T/denied.err" 8

@@ -71,10 +71,16 @@ act_row hardlink \
 	'[ @O/d/a -ef @O/d/b ]' \
 	'@O/d/b' \
 	'least=@O/d'
-# Not a row yet (open, issue 17): a hard link from the workspace to a
-# directory outside.  Each root is a mount of its own, so with the
-# suggested --write of the directory the link fails with EXDEV, and no
-# option makes it work; the line should say so instead of naming one.
+# A hard link from the workspace to a directory outside: each root is a
+# mount of its own, and a link cannot cross mounts, so no option allows
+# it (with --write of the directory, or of a directory above both ends,
+# it fails with EXDEV); the line says so and names none.
+act_row hardlink_ws_to_outside \
+	'mkdir @O/d && echo x > @W/a' \
+	'ln @W/a @O/d/b' \
+	'[ @W/a -ef @O/d/b ]' \
+	'@O/d/b' \
+	'none=--write @O/d --write @T'
 act_row symlink \
 	'mkdir @O/d' \
 	'ln -s target @O/d/l' \

@@ -13,7 +13,8 @@
 # A row is "NAME|WORD|TARGET|COMMAND|EFFECT": WORD is the line's verb
 # (read, write, exec), TARGET the path the line names (under the place
 # @), COMMAND runs inside (@ is the place as the command names it, SD
-# the change driver, SN the network driver), EFFECT a test run outside
+# the change driver, SN the network driver, FD the driver that calls a
+# libc name through its hook, ffidrive), EFFECT a test run outside
 # that holds once the action took place.
 
 cls_rows=(
@@ -39,6 +40,20 @@ cls_rows=(
 	"exec|exec|@/prog|sh -c '@/prog'|[ -e \"\$T/ws/ran\" ]"
 	"bind|write|@/sock|SN bind-unix @/sock|[ -S @/sock ]"
 	"dlopen|exec|@/lib.so|python3 -c 'import ctypes,sys; ctypes.CDLL(sys.argv[1]); print(\"loaded\")' @/lib.so|grep -qx loaded \"\$T/stdout\""
+)
+
+# Metadata changed through a descriptor (fchmod, fchown, futimens,
+# futimes, fsetxattr, fremovexattr, futimesat with no path): the
+# program opens the file for reading first (ffidrive's "f" argument),
+# so they are rows where the file is readable (cls_fd_rows below).
+cls_fd_rows=(
+	"fchmod|write|@/f|FD fchmod @/f 0600|[ \"\$(stat -c %a @/f)\" = 600 ]"
+	"fchown|write|@/f|FD fchown @/f IDS|[ \"\$(stat -c %.9Z @/f)\" != \"\$cls_ctime\" ]"
+	"futimens|write|@/f|FD futimens @/f|[ \"\$(stat -c %.9Z @/f)\" != \"\$cls_ctime\" ]"
+	"futimes|write|@/f|FD futimes @/f|[ \"\$(stat -c %.9Z @/f)\" != \"\$cls_ctime\" ]"
+	"fsetxattr|write|@/f|FD fsetxattr @/f user.a b 1 0|cls_xattr @/f user.a"
+	"fremovexattr|write|@/f|FD fremovexattr @/f user.x|! cls_xattr @/f user.x"
+	"futimesat-fd|write|@/f|FD futimesat/fd @/f|[ \"\$(stat -c %.9Z @/f)\" != \"\$cls_ctime\" ]"
 )
 
 cls_xattr() { # FILE NAME: FILE has the extended attribute NAME
@@ -85,6 +100,7 @@ cls_command() {
 	ids="$(id -u) $(id -g)"
 	c=${c//SD/\"\$T/bin/shimdrive_change\"}
 	c=${c//SN/\"\$T/bin/shimdrive_net\"}
+	c=${c//FD/\"\$T/bin/ffidrive\"}
 	c=${c//IDS/$ids}
 	printf '%s' "${c//@/$2}"
 }
@@ -133,7 +149,8 @@ cls_need() {
 
 cls_setup() {
 	mkdir -p "$T/bin" "$T/far" "$T/ro"
-	cp "$HELPERS/shimdrive_change" "$HELPERS/shimdrive_net" "$T/bin/"
+	cp "$HELPERS/shimdrive_change" "$HELPERS/shimdrive_net" \
+		"$HELPERS/ffidrive" "$T/bin/"
 	ln -s "$T/far" "$T/ws/lnk"
 }
 
@@ -192,6 +209,28 @@ test_classes_in_a_read_only_root_each_explained_once() {
 		case $row in read\|* | list\|*) continue ;; esac # granted
 		# shellcheck disable=SC2016 # expanded by cls_case's eval
 		cls_case "$row" "$T/ro" "$T/ro" -r '"$T/ro"'
+	done
+}
+
+# Through a descriptor: in a root granted read only, and through the
+# workspace link to a directory granted read only, the line names the
+# file the descriptor is open on.  The twin: with the option suggested,
+# the change is made (checked from outside).
+test_classes_fd_metadata_in_a_read_only_root_explained_once() {
+	local row
+	cls_setup
+	for row in "${cls_fd_rows[@]}"; do
+		# shellcheck disable=SC2016 # expanded by cls_case's eval
+		cls_case "$row" "$T/ro" "$T/ro" -r '"$T/ro"'
+	done
+}
+
+test_classes_fd_metadata_through_a_workspace_link_explained_once() {
+	local row
+	cls_setup
+	for row in "${cls_fd_rows[@]}"; do
+		# shellcheck disable=SC2016 # expanded by cls_case's eval
+		cls_case "$row" "$T/far" lnk -r '"$T/far"'
 	done
 }
 
@@ -263,7 +302,8 @@ cls_one_end() {
 # A rename or link refused at one end only: the line names that end.
 # The twin: with the option suggested, mv (which copies across the
 # mounts of two roots, as across two file systems) moves it; a link is
-# made without cordon.
+# made without cordon.  A link from the workspace to a directory outside
+# crosses mounts: no option, and the line says so.
 test_classes_rename_and_link_name_the_refused_end() {
 	cls_setup
 	cls_fixture "$T/out"
@@ -298,7 +338,19 @@ test_classes_rename_and_link_name_the_refused_end() {
 	assert_content "$T/far/f" old
 	cls_one_end link w lnk/h "$T/far/h" destination
 	assert_absent "$T/far/h"
+	# from the workspace's mount to another: no option, and it says so
+	assert_stderr_has "; no option allows this: a hard link cannot cross mounts"
+	! grep -q 'allow with' "$T/stderr" || { show; fail "a link across mounts names an option"; }
+	# a rename keeps its option (mv copies), and says what it leaves
+	cls_one_end rename w lnk/g "$T/far/g" destination
+	assert_stderr_has "its ends stay on two mounts: rename(2) says EXDEV, mv copies); allow with --write "
 	cls_suggested
+	# as it says: rename(2) itself fails across the two mounts
+	cordon -x "$T/bin" "${cls_grants[@]}" -- \
+		"$T/bin/shimdrive_change" rename w lnk/g
+	assert_status 1
+	assert_stdout_has "EXDEV"
+	assert_absent "$T/far/g"
 	cordon "${cls_grants[@]}" -- mv w lnk/g
 	assert_status 0
 	assert_content "$T/far/g" w

@@ -186,6 +186,9 @@ test_schema_audit_log_of_every_kind() {
 	echo s3cr3t > "$T/out/secret"
 	cordon --log "$log" -- cat "$T/out/secret"
 	assert_status 1
+	# a hard link's record names its other end ("peer")
+	cordon --log "$log" -- ln "$T/ws/stouch" "$T/out/l"
+	assert_status 1
 	cordon --log "$log" --connect 9 -- python3 -c 'import socket
 socket.create_connection(("127.0.0.1", 10), timeout=2)'
 	assert_status_not 0
@@ -216,11 +219,12 @@ recs = [json.loads(l) for l in open(sys.argv[1])]
 def has(**kv):
     return any(all(r.get(k) == v for k, v in kv.items()) for r in recs)
 assert has(source="shim", verdict="deny", operation="open", resolved=sys.argv[2]), "path denial"
+assert has(source="shim", verdict="deny", operation="linkat", peer=sys.argv[3]), "link denial"
 assert has(source="shim", verdict="deny", destination="127.0.0.1:10"), "network denial"
 assert has(source="shim", verdict="deny", operation="socket"), "socket refused"
 assert has(source="shim", verdict="note", operation="exec-unshimmed"), "exec-unshimmed"
 assert has(source="shim", verdict="learn", resolved=sys.argv[2]), "learn"
-' "$log" "$T/out/secret" || { cat "$log"; fail "a kind of record is missing from the log"; }
+' "$log" "$T/out/secret" "$T/ws/stouch" || { cat "$log"; fail "a kind of record is missing from the log"; }
 }
 
 # The shim used alone writes its own records: the same without "source".
