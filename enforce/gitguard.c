@@ -63,14 +63,10 @@
 #define NEST_DIRS  128 /* directories read in that search, in all */
 #define HIJACK_MAX 16
 
-const char *const gitguard_classes[] = { "config", "config.worktree",
-					 "commondir", "hooks", NULL };
-#define NCLASSES (sizeof(gitguard_classes) / sizeof(gitguard_classes[0]) - 1)
-
 struct gitdir {
 	char *dir;	 /* the git directory, canonical */
 	char *worktree;	 /* its working tree, or NULL */
-	unsigned absent; /* bit i: gitguard_classes[i] did not exist at the
+	unsigned absent; /* bit i: policy_git_files[i] did not exist at the
 			    start */
 };
 
@@ -127,11 +123,11 @@ static int protect_classes(struct policy *p, struct gitdir *g)
 	struct stat st;
 	int ret = 0;
 
-	for (size_t i = 0; !ret && i < NCLASSES; i++) {
-		bool hooks = strcmp(gitguard_classes[i], "hooks") == 0;
+	for (size_t i = 0; !ret && i < POLICY_NGIT_FILES; i++) {
+		bool hooks = strcmp(policy_git_files[i], "hooks") == 0;
 
 		/* @g->dir is canonical: so is a name in it, but a link */
-		if (join(path, g->dir, gitguard_classes[i]))
+		if (join(path, g->dir, policy_git_files[i]))
 			continue;
 		if (lstat(path, &st) == 0) {
 			ret = S_ISLNK(st.st_mode)
@@ -205,7 +201,7 @@ static int add_gitdir(struct policy *p, const char *dir, const char *worktree)
 		return 0;
 	/* room for its files, and for what is protected after it */
 	if (ndirs == GITGUARD_MAX ||
-	    p->nroots + NCLASSES + 16 > POLICY_MAX_ROOTS) {
+	    p->nroots + POLICY_NGIT_FILES + 16 > POLICY_MAX_ROOTS) {
 		truncated = true;
 		return 0;
 	}

@@ -42,9 +42,6 @@ size_t gitguard_dirs(struct gitguard_dir *out, size_t max);
 size_t gitguard_hijacks(const char **out, size_t max);
 const struct timespec *gitguard_started(void);
 
-/* The file names gitguard protects in a git directory; NULL-ended. */
-extern const char *const gitguard_classes[];
-
 /* What gitguard_sweep() found and did, once per path. */
 struct gitguard_event {
 	const char *path;  /* what the command made or changed */

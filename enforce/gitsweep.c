@@ -81,9 +81,9 @@ static bool planted_in(const char *gitdir)
 {
 	char path[PATH_BUF];
 
-	for (size_t i = 0; gitguard_classes[i]; i++)
+	for (size_t i = 0; policy_git_files[i]; i++)
 		if (snprintf(path, sizeof(path), "%s/%s", gitdir,
-			     gitguard_classes[i]) < (int)sizeof(path) &&
+			     policy_git_files[i]) < (int)sizeof(path) &&
 		    changed(path))
 			return true;
 	return false;
@@ -198,10 +198,10 @@ size_t gitguard_sweep(const struct policy *p,
 	for (size_t i = 0; i < s.ndirs; i++) {
 		const struct gitguard_dir *g = &s.dirs[i];
 
-		for (size_t c = 0; gitguard_classes[c]; c++) {
+		for (size_t c = 0; policy_git_files[c]; c++) {
 			if (!(g->absent & (1u << c)) ||
 			    snprintf(path, sizeof(path), "%s/%s", g->dir,
-				     gitguard_classes[c]) >=
+				     policy_git_files[c]) >=
 				    (int)sizeof(path) ||
 			    lstat(path, &st) < 0)
 				continue;

@@ -57,11 +57,6 @@ static int mount_attr(const char *path, unsigned long long set,
 	return set_attr(path, AT_RECURSIVE, set, clr);
 }
 
-static bool under_proc(const char *path)
-{
-	return path_is_within(path, "/proc");
-}
-
 /* A mount the namespace makes: a root granting write or execute, a
  * protected path, or a pin (the .git above a protected hook directory:
  * a mount point cannot be renamed, so no other .git can take its
@@ -92,23 +87,12 @@ static int by_length(const void *a, const void *b)
  */
 static bool git_pin(const char *path, char pins[][PATH_BUF], size_t npins)
 {
-	const char *slash = strrchr(path, '/');
-	size_t n;
-
-	if (!slash || slash == path)
+	if (!policy_git_pin(path, pins[npins]))
 		return false;
-	for (size_t i = 0; gitguard_classes[i]; i++) {
-		if (strcmp(slash + 1, gitguard_classes[i]) != 0)
-			continue;
-		n = (size_t)(slash - path);
-		for (size_t j = 0; j < npins; j++)
-			if (strncmp(pins[j], path, n) == 0 && !pins[j][n])
-				return false;
-		memcpy(pins[npins], path, n);
-		pins[npins][n] = '\0';
-		return true;
-	}
-	return false;
+	for (size_t j = 0; j < npins; j++)
+		if (strcmp(pins[j], pins[npins]) == 0)
+			return false;
+	return true;
 }
 
 static size_t collect(const struct policy *p, struct entry *e,
@@ -120,8 +104,7 @@ static size_t collect(const struct policy *p, struct entry *e,
 		const struct root *r = &p->roots[i];
 		bool prot = r->origin == ORIGIN_PROTECTED;
 
-		if (under_proc(r->path) ||
-		    (!prot && !(r->rights & (RIGHT_W | RIGHT_X))))
+		if (!policy_root_is_mount(r))
 			continue;
 		e[n++] = (struct entry){ r->path, r->rights, prot };
 		if (prot && npins < POLICY_MAX_ROOTS &&

@@ -169,3 +169,32 @@ bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port)
 	return bind ? has_port(p->bind_ports, p->nbind, port)
 		    : has_port(p->connect_ports, p->nconnect, port);
 }
+
+const char *const policy_git_files[POLICY_NGIT_FILES + 1] = {
+	"config", "config.worktree", "commondir", "hooks", NULL
+};
+
+bool policy_root_is_mount(const struct root *r)
+{
+	return !path_is_within(r->path, "/proc") &&
+	       (r->origin == ORIGIN_PROTECTED ||
+		(r->rights & (RIGHT_W | RIGHT_X)));
+}
+
+bool policy_git_pin(const char *path, char *pin)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n;
+
+	if (!slash || slash == path)
+		return false;
+	n = (size_t)(slash - path);
+	for (size_t i = 0; policy_git_files[i]; i++) {
+		if (strcmp(slash + 1, policy_git_files[i]) != 0)
+			continue;
+		memcpy(pin, path, n);
+		pin[n] = '\0';
+		return true;
+	}
+	return false;
+}

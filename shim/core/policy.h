@@ -128,6 +128,25 @@ bool path_is_within(const char *path, const char *root);
  * used alone.  NULL-terminated. */
 extern const char *const policy_rw_devices[];
 
+/* The names git's protections cover in a git directory (gitguard.c):
+ * a --write of the git directory lifts them all; NULL-ended. */
+#define POLICY_NGIT_FILES 4
+extern const char *const policy_git_files[POLICY_NGIT_FILES + 1];
+
+/**
+ * policy_root_is_mount - is @r a mount of its own in the sandbox: a root
+ * granting write or execute, or a protected path, outside /proc.  What
+ * enforce/mounts.c mounts, and what rule.c reasons about links with.
+ */
+bool policy_root_is_mount(const struct root *r);
+
+/**
+ * policy_git_pin - when @path is one of git's protected files in a git
+ * directory (policy_git_files), that directory into @pin (PATH_BUF
+ * bytes: the mount that pins it, so no other .git takes its place).
+ */
+bool policy_git_pin(const char *path, char *pin);
+
 /* "r", "rw", "rx", "rwx", "w", ... for messages; @buf holds 4 bytes. */
 const char *policy_rights_str(unsigned int rights, char buf[4]);
 

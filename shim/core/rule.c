@@ -239,9 +239,6 @@ void rule_put_grant(struct strbuf *sb, const char *resolved)
 		put_dir_of(sb, resolved);
 }
 
-const char *const rule_git_files[] = { "config", "config.worktree", "commondir",
-				       "hooks", NULL };
-
 bool rule_on_entry(const char *operation)
 {
 	static const char *const names[] = {
@@ -278,15 +275,9 @@ static bool is_process_file(const char *path)
  * right in @dir? */
 static bool is_git_file_in(const char *path, const char *dir)
 {
-	const char *slash = strrchr(path, '/');
-	size_t n = slash ? (size_t)(slash - path) : 0;
+	char pin[PATH_BUF];
 
-	if (!slash || strlen(dir) != (n ? n : 1) || strncmp(path, dir, n))
-		return false;
-	for (size_t i = 0; rule_git_files[i]; i++)
-		if (strcmp(slash + 1, rule_git_files[i]) == 0)
-			return true;
-	return false;
+	return policy_git_pin(path, pin) && strcmp(pin, dir) == 0;
 }
 
 /* @grant, which contains @resolved, moved to where it lifts the
@@ -332,22 +323,12 @@ static bool is_rename_op(const char *operation)
  * PATH_BUF, receives it, else ""). */
 static bool is_mount(const struct root *r, char pin[PATH_BUF])
 {
-	const char *slash = strrchr(r->path, '/');
-
 	pin[0] = '\0';
-	if (path_is_within(r->path, "/proc"))
+	if (!policy_root_is_mount(r))
 		return false;
-	if (r->origin == ORIGIN_PROTECTED && slash && slash != r->path &&
-	    (size_t)(slash - r->path) < PATH_BUF) {
-		for (size_t i = 0; rule_git_files[i]; i++) {
-			if (strcmp(slash + 1, rule_git_files[i]) != 0)
-				continue;
-			memcpy(pin, r->path, (size_t)(slash - r->path));
-			pin[slash - r->path] = '\0';
-		}
-	}
-	return r->origin == ORIGIN_PROTECTED ||
-	       (r->rights & (RIGHT_W | RIGHT_X));
+	if (r->origin == ORIGIN_PROTECTED && !policy_git_pin(r->path, pin))
+		pin[0] = '\0';
+	return true;
 }
 
 static bool holds(const char *mnt, bool is_dir, const char *path)

@@ -47,10 +47,6 @@ void rule_put(struct strbuf *sb, const struct policy *p, unsigned int need,
  */
 void rule_put_grant(struct strbuf *sb, const char *resolved);
 
-/* The names git's protections cover in a git directory (gitguard.c):
- * a --write of the git directory lifts them all; NULL-ended. */
-extern const char *const rule_git_files[];
-
 /**
  * rule_on_entry - does @operation (a hook's name, or a record's
  * "operation") change the name it is given in its directory: remove it
