@@ -226,40 +226,6 @@ fail:
 	return NULL;
 }
 
-/*
- * The code point of the UTF-8 sequence at @s, and its length; 0 when it
- * is none (a stray or truncated byte, an overlong form, a surrogate).
- */
-static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
-{
-	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4	 ? 4
-		   : s[0] >= 0xe0 && s[0] < 0xf0 ? 3
-		   : s[0] >= 0xc2 && s[0] < 0xe0 ? 2
-						 : 0;
-	uint32_t c;
-
-	if (n == 0)
-		return 0;
-	c = s[0] & (0x7fu >> n);
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3fu);
-	}
-	if (c < min[n] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return n;
-}
-
-/* C1 controls, and what turns text around or breaks it unseen. */
-static bool is_hidden(uint32_t cp)
-{
-	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
-	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
-}
-
 static void put_hex(struct strbuf *sb, const char *prefix, uint32_t v,
 		    int digits)
 {
@@ -275,38 +241,11 @@ static void put_hex(struct strbuf *sb, const char *prefix, uint32_t v,
 char *record_escape(char *out, size_t outlen, const char *in)
 {
 	struct strbuf sb = STRBUF(out, outlen);
-	const unsigned char *p = (const unsigned char *)in;
-	uint32_t cp = 0;
 
 	if (outlen)
 		out[0] = '\0';
-	while (*p && !sb.full) {
-		size_t n = *p < 0x80 ? 1 : utf8_decode(p, &cp);
-		struct strbuf unit = sb;
-
-		/* one escape or character at a time: all of it or none */
-		if (*p == '\\' || *p == '\n' || *p == '\r' || *p == '\t') {
-			char e[2] = { '\\', *p == '\\'	 ? '\\'
-					    : *p == '\n' ? 'n'
-					    : *p == '\r' ? 'r'
-							 : 't' };
-
-			sb_put(&unit, e, 2);
-		} else if (*p < 0x20 || *p == 0x7f || n == 0) {
-			put_hex(&unit, "\\x", *p, 2);
-			n = 1;
-		} else if (n > 1 && is_hidden(cp)) {
-			put_hex(&unit, "\\u", cp, 4);
-		} else {
-			sb_put(&unit, (const char *)p, n);
-		}
-		if (unit.full)
-			break;
-		sb = unit;
-		p += n;
-	}
-	if (outlen)
-		out[sb.len] = '\0';
+	/* escape by escape, up to the first that does not fit */
+	sb_escape(&sb, in, SB_TERM, SIZE_MAX);
 	return out;
 }
 
@@ -321,9 +260,9 @@ static size_t escape_json(const unsigned char *s, struct strbuf *sb)
 	uint32_t cp = 0;
 
 	while (*s) {
-		size_t n = *s < 0x80 ? 1 : utf8_decode(s, &cp);
+		size_t n = *s < 0x80 ? 1 : sb_utf8(s, &cp);
 
-		if (*s == 0x7f || (n > 1 && is_hidden(cp))) {
+		if (*s == 0x7f || (n > 1 && sb_hidden(cp))) {
 			put_hex(sb, "\\u", *s == 0x7f ? 0x7f : cp, 4);
 			len += 6;
 		} else {

@@ -47,7 +47,7 @@ void sb_uint(struct strbuf *sb, unsigned long v)
  * when it is none (a stray or truncated byte, an overlong form, a
  * surrogate, past U+10FFFF): what JSON parsers and terminals refuse.
  */
-static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
+size_t sb_utf8(const unsigned char *s, uint32_t *cp)
 {
 	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
 	size_t n = s[0] >= 0xf0 && s[0] <= 0xf4	 ? 4
@@ -71,7 +71,7 @@ static size_t utf8_decode(const unsigned char *s, uint32_t *cp)
 }
 
 /* C1 controls, and what turns text around or breaks it unseen. */
-static bool is_hidden(uint32_t cp)
+bool sb_hidden(uint32_t cp)
 {
 	return (cp >= 0x80 && cp <= 0x9f) || cp == 0x2028 || cp == 0x2029 ||
 	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
@@ -101,7 +101,7 @@ static size_t unit(const unsigned char *p, enum sb_esc how, char out[UNIT_MAX],
 		   size_t *n)
 {
 	uint32_t cp = 0;
-	size_t u = *p < 0x80 ? 1 : utf8_decode(p, &cp);
+	size_t u = *p < 0x80 ? 1 : sb_utf8(p, &cp);
 
 	*n = u ? u : 1;
 	if (how == SB_JSON) {
@@ -122,7 +122,7 @@ static size_t unit(const unsigned char *p, enum sb_esc how, char out[UNIT_MAX],
 						 : 't');
 		if (*p < 0x20 || *p == 0x7f || u == 0)
 			return hex(out, "\\x", *p, 2);
-		if (u > 1 && is_hidden(cp))
+		if (u > 1 && sb_hidden(cp))
 			return hex(out, "\\u", cp, 4);
 	}
 	memcpy(out, p, *n);
@@ -179,10 +179,10 @@ static bool is_bare(unsigned char c)
 static bool needs_hex(const unsigned char *p, size_t *n)
 {
 	uint32_t cp = 0;
-	size_t u = *p < 0x80 ? 1 : utf8_decode(p, &cp);
+	size_t u = *p < 0x80 ? 1 : sb_utf8(p, &cp);
 
 	*n = u ? u : 1;
-	return *p < 0x20 || *p == 0x7f || u == 0 || (u > 1 && is_hidden(cp));
+	return *p < 0x20 || *p == 0x7f || u == 0 || (u > 1 && sb_hidden(cp));
 }
 
 static enum quoting quoting_of(const char *s)

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct strbuf {
 	char *buf;
@@ -24,6 +25,15 @@ struct strbuf {
 void sb_put(struct strbuf *sb, const char *s, size_t n);
 void sb_puts(struct strbuf *sb, const char *s);
 void sb_uint(struct strbuf *sb, unsigned long v);
+
+/* The length of the UTF-8 sequence at @s and its code point in *@cp;
+ * 0 when it is none (a stray or truncated byte, an overlong form, a
+ * surrogate, past U+10FFFF): what JSON parsers and terminals refuse. */
+size_t sb_utf8(const unsigned char *s, uint32_t *cp);
+
+/* Is @cp a C1 control, or what turns text around or breaks it unseen
+ * (U+2028, U+2029, the bidirectional overrides and isolates)? */
+bool sb_hidden(uint32_t cp);
 
 /* How text from a program (a path, a name) is escaped. */
 enum sb_esc {
