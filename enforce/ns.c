@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -147,6 +148,7 @@ static gid_t outer_gid;
 pid_t ns_fork(void)
 {
 	pid_t pid;
+	int parent;
 
 	outer_uid = geteuid();
 	outer_gid = getegid();
@@ -156,10 +158,23 @@ pid_t ns_fork(void)
 	 * one fork fewer at every start.  The raw system call runs no
 	 * pthread_atfork handler: the one library here that has one,
 	 * libcap-ng, is told its new pid (caps_drop). */
+	parent = (int)syscall(SYS_pidfd_open, getpid(), 0);
 	pid = (pid_t)syscall(SYS_clone, SIGCHLD | ns_flags(), NULL, NULL, NULL,
 			     NULL);
-	if (pid == 0)
+	if (pid == 0) {
 		born_inside = true;
+		/* pid 1 dies with the launcher (and the namespace with it);
+		 * set first, before the id maps and the mounts, and then
+		 * checked: a launcher killed before that left a pid 1 that
+		 * nothing would end, running the command on its own */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (parent >= 0 &&
+		    poll(&(struct pollfd){ .fd = parent, .events = POLLIN }, 1,
+			 0) > 0)
+			_exit(EXIT_CORDON);
+	}
+	if (parent >= 0)
+		close(parent);
 	return pid;
 }
 
