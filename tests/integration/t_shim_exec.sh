@@ -459,7 +459,8 @@ test_exec_setuid_keeps_the_shim_under_no_new_privs() {
 	local d s pol cat
 	d=$(mktemp -d /tmp/cordon-suid.XXXXXX) || fail "mktemp"
 	s=$(mktemp -d /var/tmp/cordon-suid.XXXXXX) || fail "mktemp"
-	trap 'rm -rf "$d" "$s"' EXIT
+	# expanded now: the locals are gone when the subshell exits
+	trap "rm -rf '$d' '$s'" EXIT
 	mkdir "$d/ws"
 	chmod 755 "$d" "$s"
 	cp /usr/bin/env "$d/suenv"

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "shim/core/path.h"
+#include "tmptree.h"
 
 #define CHAIN_LEN     41
 #define LONGLINK_DOTS 1500 /* "./" pairs in longlink's target */
@@ -112,14 +113,6 @@ static inline void setup(void)
 	mk_longlink();
 }
 
-static inline int rm_one(const char *p, const struct stat *st, int type,
-			 struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(p) : unlink(p);
-}
-
 static inline void teardown(void)
 {
 	char p[PATH_BUF];
@@ -128,7 +121,7 @@ static inline void teardown(void)
 		return;
 	snprintf(p, sizeof(p), "%s/noperm", T);
 	chmod(p, 0755);
-	nftw(T, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmptree_remove(T);
 	close(tfd);
 }
 

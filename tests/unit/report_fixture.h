@@ -26,6 +26,7 @@
 #include "enforce/record.h"
 #include "shim/core/strbuf.h"
 #include "shim/shim.h"
+#include "tmptree.h"
 
 static char T[64];
 static char log_spec[PATH_BUF + 8];
@@ -88,21 +89,12 @@ static void setup(void)
 	shim_note_stderr();
 }
 
-static int rm_one(const char *path, const struct stat *st, int type,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 static void teardown(void)
 {
 	if (saved_err >= 0)
 		dup2(saved_err, 2);
 	policy_free(&shim.policy);
-	if (T[0])
-		nftw(T, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmptree_remove(T);
 }
 
 TestSuite(report, .init = setup, .fini = teardown);
@@ -183,6 +175,5 @@ static const char *one_line(void)
 			  "a control byte 0x%02x at %zu", line[i], i);
 	return line;
 }
-
 
 #endif

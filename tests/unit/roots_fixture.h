@@ -23,6 +23,7 @@
 #include "enforce/protect.h"
 #include "enforce/roots.h"
 #include "shim/core/path.h"
+#include "tmptree.h"
 static char T[64];
 static int cwd_fd = -1;
 static const char *const saved_names[] = { "HOME", "XDG_STATE_HOME", "TMPDIR",
@@ -135,14 +136,6 @@ static inline void setup(void)
 	unsetenv("TMPDIR");
 }
 
-static inline int rm_one(const char *path, const struct stat *st, int type,
-			 struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 static inline void teardown(void)
 {
 	policy_free(&p);
@@ -156,8 +149,7 @@ static inline void teardown(void)
 			unsetenv(saved_names[i]);
 		free(saved[i]);
 	}
-	if (T[0])
-		nftw(T, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmptree_remove(T);
 }
 
 /* The root at @path (of the origin @o, or any when -1), or NULL. */

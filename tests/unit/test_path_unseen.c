@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "shim/core/path.h"
+#include "tmptree.h"
 
 static char T[64];
 
@@ -59,22 +60,13 @@ static void setup(void)
 	}
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static void teardown(void)
 {
 	char p[PATH_BUF];
 
 	mkpath("hid", p);
 	chmod(p, 0755);
-	nftw(T, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmptree_remove(T);
 }
 
 /* No capability left, as root in the sandbox. */

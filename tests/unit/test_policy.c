@@ -13,6 +13,7 @@
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
 #include "enforce/policy_edit.h"
+#include "tmptree.h"
 
 static struct policy p;
 
@@ -351,19 +352,10 @@ Test(policy, a_rights_0_root_is_seen_and_grants_nothing)
 static char tree[64];
 static size_t answered, declined;
 
-static int rm_one(const char *path, const struct stat *st, int type,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 static void tree_fini(void)
 {
 	fini();
-	if (tree[0])
-		nftw(tree, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmptree_remove(tree);
 }
 
 TestSuite(policy_tree, .fini = tree_fini);

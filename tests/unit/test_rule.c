@@ -16,6 +16,7 @@
 #include "enforce/policy_edit.h"
 #include "shim/core/path.h"
 #include "shim/core/rule.h"
+#include "tmptree.h"
 
 static struct policy p;
 static char out[PATH_BUF];
@@ -275,14 +276,6 @@ Test(rule, outside_with_no_root_granting_it_says_there_are_none)
 
 static char T[64];
 
-static int rm_one(const char *path, const struct stat *st, int type,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 static void grant_init(void)
 {
 	char tmpl[] = "/tmp/cordon-rule-XXXXXX", path[PATH_BUF];
@@ -306,8 +299,7 @@ static void grant_init(void)
 
 static void grant_fini(void)
 {
-	if (T[0])
-		nftw(T, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmptree_remove(T);
 }
 
 TestSuite(grant, .init = grant_init, .fini = grant_fini);

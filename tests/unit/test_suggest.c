@@ -19,18 +19,11 @@
 #include "enforce/policy_edit.h"
 #include "shim/core/path.h"
 #include "shim/core/rule.h"
+#include "tmptree.h"
 
 static struct policy p;
 static char T[64];
 static char out[4 * PATH_BUF];
-
-static int rm_one(const char *path, const struct stat *st, int type,
-		  struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
 
 static const char *in_t(const char *rel)
 {
@@ -79,8 +72,7 @@ static void fini(void)
 {
 	policy_free(&p);
 	memset(&p, 0, sizeof(p));
-	if (T[0])
-		nftw(T, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	tmptree_remove(T);
 }
 
 TestSuite(suggest, .init = init, .fini = fini);
