@@ -134,6 +134,15 @@ static void print_options(const struct tally *t, const char *const own[])
 {
 	char *line = t->denials ? tally_options(t, own) : NULL;
 
+	/* A program that cannot see a path gives up before it says what
+	 * it meant to do with it (chmod, chown): when the run's last
+	 * refusal was such a look-up, the next run, with the path seen,
+	 * may meet the next one.  Learning runs it all at once. */
+	if (line && t->last_lookup)
+		fprintf(stderr,
+			"cordon: a refused look-up may have stopped the "
+			"command before it acted; to find every grant in one "
+			"run: cordon learn -o PROFILE -- COMMAND\n");
 	if (line)
 		fprintf(stderr, "cordon: allow all of it with: %s\n", line);
 	if (line && t->options_lost)

@@ -249,6 +249,9 @@ void tally_note(struct tally *t, json_t *record)
 	t->denials++;
 	if (strcmp(field(record, "layer"), "kernel") == 0)
 		t->kernel_denials++;
+	t->last_lookup =
+		*field(record, "resolved") &&
+		json_integer_value(json_object_get(record, "need")) == 0;
 	count(t, record);
 }
 

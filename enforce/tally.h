@@ -57,6 +57,7 @@ struct tally_group {
 struct tally {
 	size_t denials;	       /* of the kept reports, denials */
 	size_t kernel_denials; /* of them, observed as the kernel's */
+	bool last_lookup;      /* the last of them a path only to be seen */
 	struct {
 		char program[256];
 		const char *why; /* "static or foreign binary", "SIP: ..." */

@@ -2,13 +2,15 @@
  * report.c - turn a denial into one line a person can act on, and an
  * audit record the launcher keeps.
  *
- * The line goes to stderr once per distinct (operation, path) in each
- * process, unless the policy is quiet.  The record goes to the log the
- * snapshot names: "unix:PATH", a datagram socket the launcher reads
- * from outside the sandbox (so the command cannot erase what was sent,
- * and a closed fd or a cleared environment loses nothing: the socket is
- * found again by path on every record), or "file:PATH" when the shim is
- * used alone.  Raw syscalls only: this runs in vfork children.
+ * Both go out once per distinct (operation, path) in each process: a
+ * program that retries, or stats a path a thousand times, is one line
+ * and one record (the line unless the policy is quiet).  The record
+ * goes to the log the snapshot names: "unix:PATH", a datagram socket
+ * the launcher reads from outside the sandbox (so the command cannot
+ * erase what was sent, and a closed fd or a cleared environment loses
+ * nothing: the socket is found again by path on every record), or
+ * "file:PATH" when the shim is used alone.  Raw syscalls only: this runs in
+ * vfork children.
  *
  * The line is one line whatever the path holds: text from the program
  * is escaped as the launcher escapes it (SB_TERM), and a line that
@@ -225,9 +227,13 @@ write_line(const struct op *op, const char *resolved, const char *rule,
 	shim_say(line, sb.len);
 }
 
-bool report_first_time(const char *name, unsigned int need, const char *key)
+unsigned int report_once(const char *name, unsigned int need, const char *key)
 {
-	return !shim.policy.quiet && first_time(hash(name, need, key));
+	if (!first_time(hash(name, need, key)))
+		return 0;
+	if (shim.policy.quiet || shim.extra.learn)
+		return REPORT_RECORD;
+	return REPORT_LINE | REPORT_RECORD;
 }
 
 /* The other end of a rename or link, resolved, into @out, where the
@@ -254,6 +260,7 @@ void report_denial(const struct op *op, const char *resolved, const char *layer)
 	struct strbuf ab = STRBUF(allow, sizeof(allow));
 	struct op rec = *op;
 	const char *none;
+	unsigned int say;
 
 	/* open(O_CREAT) of what is not there makes it: W too (check.c) */
 	if (op->creat && !path_exists(resolved))
@@ -267,12 +274,11 @@ void report_denial(const struct op *op, const char *resolved, const char *layer)
 		       rec.peer_resolved);
 	none = put_allow(&ab, &rec, resolved);
 	rec.allow = none ? NULL : allow;
-	if (shim.extra.learn) {
+	if (shim.extra.learn)
 		rec.verdict = "learn"; /* no line: the run goes on */
-		audit_record(&rec, resolved, rule, layer);
-		return;
-	}
-	if (report_first_time(op->name, op->need, resolved))
+	say = report_once(op->name, op->need, resolved);
+	if (say & REPORT_LINE)
 		write_line(&rec, resolved, rule, layer, none);
-	audit_record(&rec, resolved, rule, layer);
+	if (say & REPORT_RECORD)
+		audit_record(&rec, resolved, rule, layer);
 }

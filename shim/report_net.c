@@ -217,12 +217,15 @@ static void report_kernel(const char *verb, const char *name, const char *dest,
 		.name = name, .dirfd = AT_FDCWD, .dest = dest, .allow = allow
 	};
 	int saved = errno;
+	unsigned int say = report_once(name, 0, dest);
 
 	if (shim.extra.learn)
 		op.verdict = "learn";
-	else if (report_first_time(name, 0, dest))
+	if (say & REPORT_LINE)
 		write_line(verb, dest, name, rule, allow);
-	audit_record(&op, NULL, rule, shim.extra.learn ? "shim" : "kernel");
+	if (say & REPORT_RECORD)
+		audit_record(&op, NULL, rule,
+			     shim.extra.learn ? "shim" : "kernel");
 	errno = saved;
 }
 
@@ -284,14 +287,17 @@ void report_net_denial(const struct net_denial *d)
 		.name = d->name, .dirfd = AT_FDCWD, .dest = dest, .allow = allow
 	};
 	int saved = errno;
+	unsigned int say;
 
 	net_addr_str(d->addr, dest);
 	put_rule(&sb, d);
 	put_allow(&ab, d);
 	if (shim.extra.learn)
 		op.verdict = "learn"; /* no line: the run goes on */
-	else if (report_first_time(d->name, 0, dest))
+	say = report_once(d->name, 0, dest);
+	if (say & REPORT_LINE)
 		write_line(verb(d->use), dest, d->name, rule, allow);
-	audit_record(&op, NULL, rule, "shim");
+	if (say & REPORT_RECORD)
+		audit_record(&op, NULL, rule, "shim");
 	errno = saved;
 }

@@ -40,9 +40,9 @@ unsigned int net_port(const struct sockaddr_storage *ss);
 void net_addr_str(const struct sockaddr_storage *ss, char out[NET_ADDR_MAX]);
 
 /**
- * report_net_denial - the line on stderr (unless quiet, once per
- * operation and destination in this process) and the audit record of
- * @d.  Allocates nothing; does not change errno.
+ * report_net_denial - the line on stderr (unless quiet) and the audit
+ * record of @d, each once per operation and destination in this
+ * process.  Allocates nothing; does not change errno.
  */
 void report_net_denial(const struct net_denial *d);
 

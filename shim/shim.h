@@ -159,16 +159,21 @@ void shim_check_failed(const struct op *op, int err);
 bool shim_is_refusal(int err);
 
 /**
- * report_denial - the line on stderr (unless quiet, once per operation
- * and path in this process) and the audit record, for @op on @resolved.
+ * report_denial - the line on stderr (unless quiet) and the audit
+ * record, each once per operation and path in this process, for @op on
+ * @resolved.
  * @layer is "shim" or "kernel" (the real call failed with EACCES/EPERM).
  */
 void report_denial(const struct op *op, const char *resolved,
 		   const char *layer);
 
-/* True when this process has not printed a line for (@name, @need, @key)
- * yet and the policy is not quiet: one line per operation and path. */
-bool report_first_time(const char *name, unsigned int need, const char *key);
+/* What to say of a denial of (@name, @need, @key): both the first time
+ * this process meets it (the line only unless the policy is quiet or
+ * learning), nothing after: one line and one record per operation and
+ * path in each process. */
+#define REPORT_LINE   1u
+#define REPORT_RECORD 2u
+unsigned int report_once(const char *name, unsigned int need, const char *key);
 
 /* Does the launcher stand behind this shim, with the mounts it makes
  * (enforce/mounts.c: each root granting write or execute a mount of its

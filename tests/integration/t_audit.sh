@@ -263,3 +263,44 @@ assert "cannot be told apart" in recs[0]["rule"], recs'
 	assert_stderr_lines 0
 	[ ! -s "$T/out/log3" ] || fail "a record for exit 3"
 }
+
+# A program that retries: one line and one record per operation, path
+# and process, however often it is refused; a child has its own.  The
+# twin: a second path doubles them, so the count is not a lost record.
+test_audit_one_record_per_operation_path_and_process() {
+	echo keep > "$T/out/f"
+	echo keep > "$T/out/g"
+	local prog='import os, sys
+def tries(p):
+    for i in range(50):
+        try: os.stat(p)
+        except OSError: pass
+        try: open(p, "a").write("x")
+        except OSError: pass
+for p in sys.argv[1:]:
+    tries(p)
+pid = os.fork()
+if pid == 0:
+    tries(sys.argv[1])
+    os._exit(0)
+os.waitpid(pid, 0)'
+	cordon --log "$T/out/log" -- python3 -c "$prog" "$T/out/f"
+	assert_status 0
+	assert_content "$T/out/f" keep
+	audit_py "$T/out/log" '
+ops = sorted((r["pid"], r["operation"]) for r in recs)
+assert len(recs) == 4, ops
+assert len(set(p for p, o in ops)) == 2, ops
+assert all(r["path"].endswith("/out/f") for r in recs), recs'
+	[ "$(grep -c '^cordon: denied' "$T/stderr")" = 4 ] || { show; fail "not four lines"; }
+	cordon --log "$T/out/log2" -- python3 -c "$prog" "$T/out/f" "$T/out/g"
+	assert_status 0
+	assert_content "$T/out/g" keep
+	audit_py "$T/out/log2" '
+assert len(recs) == 6, [(r["pid"], r["operation"], r["path"]) for r in recs]'
+	# and granted, the same program writes: the refusals were the policy
+	cordon --write "$T/out" -- python3 -c "$prog" "$T/out/f"
+	assert_status 0
+	[ "$(tr -d '\n' < "$T/out/f")" = "keep$(printf 'x%.0s' $(seq 100))" ] ||
+		fail "f: $(cat "$T/out/f")"
+}

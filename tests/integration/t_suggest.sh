@@ -202,3 +202,36 @@ test_suggest_the_audit_log_is_never_granted() {
 	assert_status 0
 	assert_content "$T/out/other" mine
 }
+
+# chmod and chown look before they act: the first run is refused the
+# look-up, so its options allow only that, and the rerun meets the
+# change.  The summary says so and names learning, whose profile then
+# does it in one run.
+test_suggest_a_refused_lookup_points_to_learn() {
+	echo keep > "$T/out/f"
+	chmod 644 "$T/out/f"
+	cordon -- chmod 600 "$T/out/f"
+	assert_status_not 0
+	[ "$(stat -c %a "$T/out/f")" = 644 ] || fail "the mode changed"
+	assert_stderr_has "denied see $T/out/f \[fstatat\] .*; allow with --read $T/out/f$"
+	assert_stderr_has "^cordon: a refused look-up may have stopped the command before it acted; to find every grant in one run: cordon learn -o PROFILE -- COMMAND$"
+	summary_options
+	cordon "${OPTS[@]}" -- chmod 600 "$T/out/f"
+	assert_status_not 0
+	[ "$(stat -c %a "$T/out/f")" = 644 ] || fail "the mode changed"
+	assert_stderr_has "denied write $T/out/f \[fchmodat\]"
+	# what the hint says, pasted: the learned profile does it all
+	cordon learn -o "$T/p.json" -- chmod 600 "$T/out/f"
+	assert_status 0
+	chmod 644 "$T/out/f"
+	cordon -p "$T/p.json" -- chmod 600 "$T/out/f"
+	assert_status 0
+	[ "$(stat -c %a "$T/out/f")" = 600 ] || fail "the mode did not change"
+	grep -q 'cordon: denied' "$T/stderr" && { show; fail "a denial"; }
+	# the twin: a refusal that is no look-up gets no hint
+	cordon -- sh -c 'echo x > "$1"' _ "$T/out/g"
+	assert_status_not 0
+	assert_absent "$T/out/g"
+	grep -q 'refused look-up' "$T/stderr" && { show; fail "a hint"; }
+	return 0
+}

@@ -99,7 +99,7 @@ Test(report, text_from_the_program_is_escaped_in_the_record)
 	json_decref(r);
 	/* a byte that is not UTF-8: escaped, so the line stays JSON */
 	op.path = "bad\xff";
-	report_denial(&op, in_t("out/f"), "shim");
+	report_denial(&op, in_t("out/g"), "shim");
 	line = slurp("audit.jsonl");
 	cr_assert_not_null(strstr(line, "\"path\":\"bad\\u00ff\""), "%s", line);
 	r = record(1);
