@@ -17,8 +17,9 @@
 const char cli_usage[] =
 	"usage: cordon [OPTIONS] [--] COMMAND [ARGS...]\n"
 	"       cordon probe [--json]\n"
-	"       cordon explain [--json] [--read|--write|--exec|--connect] "
-	"PATH...\n"
+	"       cordon explain [--json] "
+	"[--read|--write|--exec|--connect-unix|--connect]\n"
+	"                      PATH...\n"
 	"                      [OPTIONS]\n"
 	"       cordon learn -o PROFILE [OPTIONS] [--] COMMAND [ARGS...]\n"
 	"\n"
@@ -44,6 +45,8 @@ const char cli_usage[] =
 	"      --connect PORTS   allow TCP connections to PORTS "
 	"(80,443,8000-8010)\n"
 	"      --bind PORTS      allow binding TCP PORTS\n"
+	"      --connect-unix PATH  allow connecting and sending to the\n"
+	"                        UNIX sockets at or below PATH\n"
 	"Profiles:\n"
 	"  -p, --profile FILE|NAME  add a JSON profile, or a built-in one:\n"
 	"                        read-only, workspace-write, workspace-net,\n"
@@ -102,6 +105,7 @@ enum {
 	OPT_JSON,
 	OPT_LOG,
 	OPT_NO_SHIM,
+	OPT_CONNECT_UNIX,
 };
 
 static const struct option options[] = {
@@ -112,6 +116,7 @@ static const struct option options[] = {
 	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
 	{ "net", no_argument, NULL, OPT_NET },
 	{ "connect", required_argument, NULL, OPT_CONNECT },
+	{ "connect-unix", required_argument, NULL, OPT_CONNECT_UNIX },
 	{ "bind", required_argument, NULL, OPT_BIND },
 	{ "env", required_argument, NULL, 'e' },
 	{ "inherit-env", no_argument, NULL, OPT_INHERIT_ENV },
@@ -307,6 +312,9 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		c->policy.net = NET_ON;
 		c->net_set = true;
 		return 0;
+	case OPT_CONNECT_UNIX:
+		return cli_add_req(c, arg, RIGHT_U, "--connect-unix", err,
+				   errlen);
 	case OPT_CONNECT:
 	case OPT_BIND:
 		c->net_set = true;
@@ -369,7 +377,8 @@ static int bad_option(char **argv, int opt, char *err, size_t errlen)
 }
 
 /*
- * cordon explain [--json] [--read|--write|--exec|--connect] PATH...
+ * cordon explain [--json] [--read|--write|--exec|--connect-unix|--connect]
+ * PATH...
  * [OPTIONS]: the access asked about (read by default) and --json, in
  * either order, then the paths (or ports), then the policy options as
  * for a run (--json among them too).  Leaves argv at the options.
@@ -383,6 +392,7 @@ static int explain_args(struct cli *c, int *argc, char ***argv, char *err,
 	} access[] = { { "--read", RIGHT_R },
 		       { "--write", RIGHT_W },
 		       { "--exec", RIGHT_X },
+		       { "--connect-unix", RIGHT_U },
 		       { "--connect", 0 } };
 	char **v = *argv + 2;
 	int n = *argc - 2;

@@ -4,9 +4,9 @@
  *  - Sockets: Landlock (ABI 7) does not check connect() on a socket
  *    file.  The socket files bound at the start (listed by
  *    /proc/net/unix, and under /run and the user's runtime directory)
- *    that no writable root grants, and those in the shared temp dirs
- *    (tmux, X11, ssh-agent) that no --write names, are covered with
- *    /dev/null.
+ *    that no writable or --connect-unix root grants, and those in the
+ *    shared temp dirs (tmux, X11, ssh-agent) that no --write or
+ *    --connect-unix names, are covered with /dev/null.
  *  - Secrets in a readable root (/etc/shadow): Landlock cannot take a
  *    right back below a root; an empty thing of mode 000 mounted over
  *    the secret can.
@@ -30,13 +30,14 @@ static const struct policy *masking;
 static const char *mask_keep;
 static int mask_failed;
 
-/* A --write root (not a default one) granting @path. */
+/* A --write or --connect-unix root (not a default one) granting @path. */
 static bool user_grants(const char *path)
 {
 	for (size_t i = 0; i < masking->nroots; i++) {
 		const struct root *r = &masking->roots[i];
 
-		if (r->origin == ORIGIN_USER && (r->rights & RIGHT_W) &&
+		if (r->origin == ORIGIN_USER &&
+		    (r->rights & (RIGHT_W | RIGHT_U)) &&
 		    path_is_within(path, r->path))
 			return true;
 	}
@@ -54,17 +55,16 @@ static bool in_shared_tmp(const char *path)
 }
 
 /* Cover the socket file at @path unless the policy lets the command
- * have it: a writable root grants it, or in a shared temp dir (which
- * the defaults make writable for the command's own files) a --write
- * root names it. */
+ * have it: a writable or --connect-unix root grants it, or in a shared
+ * temp dir (which the defaults make writable for the command's own
+ * files) a --write or --connect-unix root names it. */
 static void mask_one(const char *path)
 {
 	bool shared = in_shared_tmp(path);
 
 	if (mask_keep && strcmp(path, mask_keep) == 0)
 		return;
-	if (shared ? user_grants(path)
-		   : (policy_rights(masking, path) & RIGHT_W) != 0)
+	if (shared ? user_grants(path) : policy_unix_allowed(masking, path))
 		return;
 	/* Processes outside go on while this runs: a socket found a
 	 * moment ago may be gone (nothing to cover then), or a directory

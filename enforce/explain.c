@@ -49,7 +49,7 @@ static void decide_path(const struct policy *p, unsigned int need,
 {
 	struct strbuf rule = STRBUF(v->rule, sizeof(v->rule));
 	struct strbuf allow = STRBUF(v->allow, sizeof(v->allow));
-	char rights[4];
+	char rights[POLICY_RIGHTS_STR];
 
 	v->err = 0;
 	v->root = policy_allows(p, need, resolved)
@@ -196,7 +196,7 @@ static bool put(json_t *obj, const char *key, json_t *v)
 static json_t *verdict_json(const struct verdict *v)
 {
 	json_t *o = json_object();
-	char rights[4];
+	char rights[POLICY_RIGHTS_STR];
 	bool ok = put(o, "allowed", json_boolean(v->allowed)) &&
 		  put(o, "rule", text(v->rule));
 
@@ -239,6 +239,8 @@ static json_t *path_json(const struct policy *p, unsigned int need,
 		ok = put(o, rule_word(rights_asked[i]),
 			 verdict_json(rights_asked[i] == need ? asked : &v));
 	}
+	if (ok && !asked->err && need == RIGHT_U)
+		ok = put(o, "connect-unix", verdict_json(asked));
 	if (!ok) {
 		json_decref(o);
 		return NULL;
@@ -272,8 +274,10 @@ static json_t *port_json(const char *given, unsigned int port,
 /* The document: what was asked, whether all is allowed, the answers. */
 static int print_json(const struct cli *c, json_t *answers, bool all)
 {
-	const char *access =
-		c->explain_connect ? "connect" : rule_word(c->explain_need);
+	const char *access = c->explain_connect ? "connect"
+			     : c->explain_need == RIGHT_U
+				     ? "connect-unix"
+				     : rule_word(c->explain_need);
 	json_t *doc = json_object();
 	size_t len = 0;
 	char *s = NULL;

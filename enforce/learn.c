@@ -114,7 +114,8 @@ void learn_note(json_t *record)
 	}
 	if (!resolved || resolved[0] != '/')
 		return;
-	learn_store_add(resolved, (unsigned int)need & RIGHT_ALL); /* 0: seen */
+	/* 0: seen */
+	learn_store_add(resolved, (unsigned int)need & (RIGHT_ALL | RIGHT_U));
 }
 
 /* A library or interpreter the loader maps for a program: noted as
@@ -237,8 +238,9 @@ static void mark_leads(void)
 }
 
 /* The profile's lists, absolute until written. */
-enum { L_READ, L_WRITE, L_EXEC, L_CREATE, L_N };
-static const char *const list_key[L_N] = { "read", "write", "exec", "create" };
+enum { L_READ, L_WRITE, L_EXEC, L_CREATE, L_UNIX, L_N };
+static const char *const list_key[L_N] = { "read", "write", "exec", "create",
+					   "connect_unix" };
 
 static void add_unique(json_t *list, const char *path)
 {
@@ -376,6 +378,8 @@ static void add_grant(const struct learn_need *n, json_t *lists[L_N])
 		return;
 	else if (n->rights & RIGHT_W)
 		add_unique(lists[L_WRITE], n->where);
+	else if (n->rights == RIGHT_U)
+		add_unique(lists[L_UNIX], n->where);
 	else
 		add_unique(lists[L_READ], n->where);
 }
@@ -397,6 +401,7 @@ static void collect(const struct policy *p, json_t *lists[L_N])
 	prune(lists[L_EXEC], NULL, NULL);
 	prune(lists[L_READ], lists[L_WRITE], lists[L_CREATE]);
 	prune(lists[L_READ], lists[L_EXEC], NULL);
+	prune(lists[L_UNIX], lists[L_WRITE], lists[L_CREATE]);
 	warn_wide(lists[L_READ], "read");
 	warn_wide(lists[L_WRITE], "write");
 	warn_wide(lists[L_EXEC], "execute");

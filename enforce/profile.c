@@ -12,6 +12,7 @@
  *     "net": true | false,
  *     "connect": [443, "8000-8010"],
  *     "bind": [8000],
+ *     "connect_unix": ["/run/user/1000/bus"],
  *     "env": ["CARGO_*", "CI=1"],
  *     "inherit_env": false
  *   }
@@ -67,9 +68,10 @@ static const struct {
 		   " \"env\": [\"MAVEN_*\", \"JAVA_HOME\"]}" },
 };
 
-static const char *const keys[] = { "mode",   "read",	    "write",   "exec",
-				    "create", "net",	    "connect", "bind",
-				    "env",    "inherit_env" };
+static const char *const keys[] = { "mode",	   "read",	  "write",
+				    "exec",	   "create",	  "net",
+				    "connect",	   "bind",	  "env",
+				    "inherit_env", "connect_unix" };
 
 #define TMP_TOKEN "$TMPDIR"
 
@@ -285,6 +287,9 @@ static int apply(struct cli *c, json_t *root, const char *name, bool builtin,
 				err, errlen);
 	if (!ret && (v = json_object_get(root, "exec")))
 		ret = add_roots(c, v, RIGHT_R | RIGHT_X, "exec", name, builtin,
+				err, errlen);
+	if (!ret && (v = json_object_get(root, "connect_unix")))
+		ret = add_roots(c, v, RIGHT_U, "connect_unix", name, builtin,
 				err, errlen);
 	if (!ret && (v = json_object_get(root, "create")))
 		ret = add_created(c, v, from, name, err, errlen);

@@ -16,12 +16,13 @@
 #include <time.h>
 
 #include "enforce/record.h"
+#include "shim/core/policy.h"
 #include "shim/core/strbuf.h"
 
 enum kind {
 	K_TIME,	   /* number >= 0 */
 	K_PID,	   /* integer 0..RECORD_PID_MAX */
-	K_NEED,	   /* integer 0..7 */
+	K_NEED,	   /* integer 0..15 */
 	K_TEXT,	   /* string of at most RECORD_TEXT_MAX bytes */
 	K_NAME,	   /* an operation's name */
 	K_VERDICT, /* deny, learn, note */
@@ -99,7 +100,7 @@ static bool is_valid(const struct field *f, json_t *v)
 	case K_PID:
 		return is_integer_in(v, RECORD_PID_MAX);
 	case K_NEED:
-		return is_integer_in(v, 7);
+		return is_integer_in(v, RIGHT_ALL | RIGHT_U);
 	case K_TEXT:
 		return s && len <= RECORD_TEXT_MAX;
 	case K_NAME:

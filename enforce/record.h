@@ -20,7 +20,7 @@
  *   destination  string, at most RECORD_TEXT_MAX bytes
  * or a path, with neither of the other two missing
  *   path, resolved  strings, at most RECORD_TEXT_MAX bytes
- *   need            integer 0..7 (RIGHT_R | RIGHT_W | RIGHT_X)
+ *   need            integer 0..15 (RIGHT_R | RIGHT_W | RIGHT_X | RIGHT_U)
  * Anything else is rejected, including a "source" field: only the
  * supervisor writes one, so a sender that names itself is forging.
  */

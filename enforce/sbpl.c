@@ -308,10 +308,38 @@ static bool socket_root(const struct gen *g, const struct root *r)
 	       (r->origin == ORIGIN_USER || !is_temp(g, r->path));
 }
 
+/* A --connect-unix root: its sockets may be reached, not bound. */
+static bool connect_root(const struct root *r)
+{
+	return r->origin == ORIGIN_USER && (r->rights & RIGHT_U);
+}
+
+static void put_connect_roots(struct gen *g)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->pol.nroots; i++)
+		n += connect_root(&g->pol.roots[i]);
+	if (!n)
+		return;
+	sb_puts(g->out, "; The --connect-unix roots: reached, not bound.\n");
+	sbpl_open_rule(g, "allow", "network-outbound");
+	for (size_t i = 0; i < g->pol.nroots; i++) {
+		const struct root *r = &g->pol.roots[i];
+
+		if (connect_root(r))
+			sbpl_socket_filter(g, true, "remote",
+					   r->is_dir ? "subpath" : "literal",
+					   r->path);
+	}
+	sbpl_close_rule(g);
+}
+
 static void put_sockets(struct gen *g)
 {
 	size_t n = 0;
 
+	put_connect_roots(g);
 	for (size_t i = 0; i < g->pol.nroots; i++)
 		n += socket_root(g, &g->pol.roots[i]);
 	if (n || g->h->report)

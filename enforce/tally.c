@@ -78,11 +78,14 @@ static struct tally_target *target_of(struct tally_group *g, json_t *record,
 	return tg;
 }
 
-/* The rights a flag grants (cli.c): --write and --exec read too. */
+/* The rights a flag grants (cli.c): --write and --exec read too, and
+ * --write lets the sockets beneath be connected to (policy.c). */
 static unsigned int flag_rights(unsigned int need)
 {
+	if (need == RIGHT_U)
+		return RIGHT_U;
 	if (need & RIGHT_W)
-		return RIGHT_R | RIGHT_W;
+		return RIGHT_R | RIGHT_W | RIGHT_U;
 	if (need & RIGHT_X)
 		return RIGHT_R | RIGHT_X;
 	return RIGHT_R;
@@ -136,7 +139,7 @@ static int path_option(struct tally *t, json_t *record)
 
 	if (!*resolved || !json_is_integer(need))
 		return TALLY_NO_OPTION;
-	n = (unsigned int)json_integer_value(need) & RIGHT_ALL;
+	n = (unsigned int)json_integer_value(need) & (RIGHT_ALL | RIGHT_U);
 	/* a link's other end decides where both can be (a forged one
 	 * names no more than a grant of what the record names) */
 	if (!*peer)

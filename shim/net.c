@@ -5,11 +5,11 @@
  * IPv4 and IPv6 follow the network policy as the launcher's kernel
  * layers do: off refuses everything, a port list allows TCP to and from
  * the listed ports only, on allows everything.  A UNIX socket with a
- * path is a file: connecting or sending to it needs W on the path, and
- * bind creates it.  Abstract and unnamed UNIX sockets are not paths: the
- * kernel layer decides (Landlock's scope refuses those of processes
- * outside, and the failure is explained).  Every refusal is EACCES, as the
- * kernel layers'.
+ * path is a file: connecting or sending to it needs W on the path or a
+ * --connect-unix root above it (RIGHT_U), and bind creates it (W).  Abstract
+ * and unnamed UNIX sockets are not paths: the kernel layer decides (Landlock's
+ * scope refuses those of processes outside, and the failure is explained).
+ * Every refusal is EACCES, as the kernel layers'.
  *
  * These run in signal handlers and vfork children: the stack only, no
  * allocation, no lock.  An address is read only as far as the length
@@ -89,11 +89,13 @@ static int inet_check(const char *name, enum net_use use, int fd,
 	return shim.extra.learn ? 0 : EACCES; /* learning: recorded */
 }
 
-/* A UNIX socket path: W to reach it, W to create it (bind). */
+/* A UNIX socket path: RIGHT_U to reach it (W or --connect-unix), W to
+ * create it (bind). */
 static struct op unix_op(const char *name, enum net_use use, const char *path)
 {
-	return OP(name, RIGHT_W, AT_FDCWD, path,
-		  use == NET_USE_BIND ? PATH_NOFOLLOW : 0);
+	if (use == NET_USE_BIND)
+		return OP(name, RIGHT_W, AT_FDCWD, path, PATH_NOFOLLOW);
+	return OP(name, RIGHT_U, AT_FDCWD, path, 0);
 }
 
 static int addr_check(const char *name, enum net_use use, int fd,

@@ -6,6 +6,9 @@
  *   CORDON_WRITE=...           readable and writable: create, write,
  *                              truncate, remove, rename, make sockets
  *   CORDON_EXEC=...            readable and executable
+ *   CORDON_CONNECT_UNIX=...    the UNIX sockets at or below, to connect
+ *                              and send to (the sockets below a
+ *                              CORDON_WRITE path are allowed too)
  *   CORDON_NET=off|on|PORTS    network: off (the default), on, or a
  *                              comma-separated list of TCP ports that
  *                              connections may go to ("80,443")
@@ -417,6 +420,7 @@ int standalone_load(char **envp)
 	add_list("CORDON_READ", RIGHT_R);
 	add_list("CORDON_WRITE", RIGHT_R | RIGHT_W);
 	add_list("CORDON_EXEC", RIGHT_R | RIGHT_X);
+	add_list("CORDON_CONNECT_UNIX", RIGHT_U);
 	add_devices();
 	add_preload();
 	load_log();

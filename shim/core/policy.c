@@ -128,10 +128,12 @@ bool policy_allows(const struct policy *p, unsigned int need, const char *path)
 {
 	if (need == 0)
 		return policy_is_visible(p, path);
+	if (need == RIGHT_U)
+		return policy_unix_allowed(p, path);
 	return (policy_rights(p, path) & need) == need;
 }
 
-const char *policy_rights_str(unsigned int rights, char buf[4])
+const char *policy_rights_str(unsigned int rights, char buf[POLICY_RIGHTS_STR])
 {
 	size_t n = 0;
 
@@ -141,6 +143,8 @@ const char *policy_rights_str(unsigned int rights, char buf[4])
 		buf[n++] = 'w';
 	if (rights & RIGHT_X)
 		buf[n++] = 'x';
+	if (rights & RIGHT_U)
+		buf[n++] = 'c';
 	if (n == 0)
 		buf[n++] = '-';
 	buf[n] = '\0';
@@ -151,6 +155,11 @@ const char *const policy_rw_devices[] = {
 	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom",
 	"/dev/tty",  "/dev/ptmx", "/dev/pts",  NULL,
 };
+
+bool policy_unix_allowed(const struct policy *p, const char *path)
+{
+	return (policy_rights(p, path) & (RIGHT_W | RIGHT_U)) != 0;
+}
 
 static bool has_port(const uint16_t *ports, size_t n, unsigned int port)
 {

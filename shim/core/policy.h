@@ -20,6 +20,9 @@
 #define RIGHT_W	  0x2u
 #define RIGHT_X	  0x4u
 #define RIGHT_ALL (RIGHT_R | RIGHT_W | RIGHT_X)
+/* Connect and send to the UNIX sockets beneath (--connect-unix): no
+ * file right, and none of RIGHT_ALL. */
+#define RIGHT_U 0x8u
 
 #define POLICY_MAX_ROOTS 256
 #define POLICY_MAX_PORTS 64
@@ -87,6 +90,14 @@ struct policy {
  */
 unsigned int policy_rights(const struct policy *p, const char *path);
 
+/**
+ * policy_unix_allowed - may a pathname UNIX socket at @path (absolute,
+ * canonical: the socket file itself) be connected or sent to?  Under a
+ * root granting write, or one given with --connect-unix (RIGHT_U).
+ * Async-signal-safe; allocates nothing.
+ */
+bool policy_unix_allowed(const struct policy *p, const char *path);
+
 /* May TCP @port be connected to (or bound, with @bind)?  The network
  * on, or the port in the --connect (--bind) list. */
 bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port);
@@ -111,9 +122,10 @@ bool policy_is_visible(const struct policy *p, const char *path);
 /**
  * policy_allows - the decision: may @need (RIGHT_*) be had at @path
  * (absolute, canonical)?  @need 0 asks whether the path may be seen at
- * all (stat, access): policy_is_visible().  The one answer the shim's
- * hooks, `cordon explain`, the launcher's exec refusal and learn all
- * ask.  Async-signal-safe; allocates nothing.
+ * all (stat, access): policy_is_visible(); RIGHT_U whether a socket
+ * there may be connected to: policy_unix_allowed().  The one answer the
+ * shim's hooks, `cordon explain`, the launcher's exec refusal and learn
+ * all ask.  Async-signal-safe; allocates nothing.
  */
 bool policy_allows(const struct policy *p, unsigned int need, const char *path);
 
@@ -147,7 +159,9 @@ bool policy_root_is_mount(const struct root *r);
  */
 bool policy_git_pin(const char *path, char *pin);
 
-/* "r", "rw", "rx", "rwx", "w", ... for messages; @buf holds 4 bytes. */
-const char *policy_rights_str(unsigned int rights, char buf[4]);
+/* "r", "rw", "rx", "rwx", "w", "c" (RIGHT_U), ... for messages; "-"
+ * for none. */
+#define POLICY_RIGHTS_STR 5
+const char *policy_rights_str(unsigned int rights, char buf[POLICY_RIGHTS_STR]);
 
 #endif

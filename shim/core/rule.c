@@ -14,8 +14,19 @@
 #include "shim/core/path.h"
 #include "shim/core/rule.h"
 
+/* Does a root with @rights grant @need?  A writable root lets its
+ * sockets be connected to, as --connect-unix does. */
+static bool grants(unsigned int rights, unsigned int need)
+{
+	if (need == RIGHT_U)
+		return (rights & (RIGHT_W | RIGHT_U)) != 0;
+	return (rights & need) == need;
+}
+
 const char *rule_word(unsigned int need)
 {
+	if (need == RIGHT_U)
+		return "connect";
 	if (need & RIGHT_W)
 		return "write";
 	if (need & RIGHT_X)
@@ -25,6 +36,8 @@ const char *rule_word(unsigned int need)
 
 const char *rule_flag(unsigned int need)
 {
+	if (need == RIGHT_U)
+		return "--connect-unix";
 	if (need & RIGHT_W)
 		return "--write";
 	if (need & RIGHT_X)
@@ -34,6 +47,8 @@ const char *rule_flag(unsigned int need)
 
 const char *rule_var(unsigned int need)
 {
+	if (need == RIGHT_U)
+		return "CORDON_CONNECT_UNIX";
 	if (need & RIGHT_W)
 		return "CORDON_WRITE";
 	if (need & RIGHT_X)
@@ -85,14 +100,13 @@ const struct root *rule_granting(const struct policy *p, const char *path,
 
 	/* the root that decides, when it grants @need (a protected one
 	 * keeping it too); else the most specific one granting it */
-	if (best && (best->rights & need) == need)
+	if (best && grants(best->rights, need))
 		return best;
 	best = NULL;
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
-		if ((r->rights & need) == need &&
-		    r->origin != ORIGIN_PROTECTED &&
+		if (grants(r->rights, need) && r->origin != ORIGIN_PROTECTED &&
 		    path_is_within(path, r->path) &&
 		    (!best || strlen(r->path) > strlen(best->path)))
 			best = r;
@@ -107,7 +121,7 @@ static bool worth_naming(const struct policy *p, const struct root *r,
 {
 	static const char *const quiet[] = { "/dev", "/proc", "/sys", NULL };
 
-	if (!r->is_dir || (r->rights & need) != need ||
+	if (!r->is_dir || !grants(r->rights, need) ||
 	    (r->origin == ORIGIN_USER) != user)
 		return false;
 	for (size_t i = 0; quiet[i]; i++)
@@ -116,7 +130,7 @@ static bool worth_naming(const struct policy *p, const struct root *r,
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *o = &p->roots[i];
 
-		if (o != r && o->is_dir && (o->rights & need) == need &&
+		if (o != r && o->is_dir && grants(o->rights, need) &&
 		    strcmp(o->path, r->path) != 0 &&
 		    path_is_within(r->path, o->path))
 			return false;
@@ -156,11 +170,11 @@ void rule_put(struct strbuf *sb, const struct policy *p, unsigned int need,
 	const struct root *r = closest(p, resolved, NO_LINK);
 	const struct root *link = rule_closest_root(p, resolved);
 	const struct root *prot = closest(p, resolved, PROTECTED);
-	char rights[4];
+	char rights[POLICY_RIGHTS_STR];
 
 	/* granted there, and refused all the same: a protection above it
 	 * that the root does not lift (policy.c) */
-	if (r && prot && need && (r->rights & need) == need)
+	if (r && prot && need && grants(r->rights, need))
 		r = prot;
 
 	/* a link root alone: the link is there to be walked through, and
@@ -184,7 +198,8 @@ void rule_put(struct strbuf *sb, const struct policy *p, unsigned int need,
 		return;
 	}
 	sb_puts(sb, "outside the ");
-	sb_puts(sb, need & RIGHT_W   ? "writable"
+	sb_puts(sb, need == RIGHT_U  ? "writable and --connect-unix"
+		    : need & RIGHT_W ? "writable"
 		    : need & RIGHT_X ? "executable"
 				     : "readable");
 	sb_puts(sb, " roots");

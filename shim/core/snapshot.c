@@ -47,7 +47,7 @@ static void put_ports(struct strbuf *o, const char *key, const uint16_t *ports,
 
 static void put_root(struct strbuf *o, const struct root *r)
 {
-	char rights[4];
+	char rights[POLICY_RIGHTS_STR];
 
 	sb_puts(o, "|root=");
 	sb_puts(o, policy_rights_str(r->rights, rights));
@@ -221,17 +221,18 @@ static int take_names(struct in *in, struct policy *p)
 	return 0;
 }
 
-/* As policy_rights_str() writes them: "-", or "r", "w", "x" in order. */
+/* As policy_rights_str() writes them: "-", or "r", "w", "x", "c" in
+ * order. */
 static int take_rights(struct in *in, unsigned int *r)
 {
-	static const char letter[] = "rwx"; /* RIGHT_R, _W, _X: 1, 2, 4 */
+	static const char letter[] = "rwxc"; /* RIGHT_R, _W, _X, _U: 1-8 */
 
 	*r = 0;
 	if (*in->s == '-') {
 		in->s++;
 		return 0;
 	}
-	for (unsigned int i = 0; i < 3; i++) {
+	for (unsigned int i = 0; i < 4; i++) {
 		if (*in->s == letter[i]) {
 			*r |= 1u << i;
 			in->s++;

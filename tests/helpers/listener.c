@@ -3,11 +3,12 @@
  *
  *   listener [-6] [-u] [-t SECONDS] PORTFILE COUNTFILE
  *   listener -a NAME [-t SECONDS] PORTFILE COUNTFILE
- *   listener -p PATH [-t SECONDS] PORTFILE COUNTFILE
+ *   listener -p PATH [-u] [-t SECONDS] PORTFILE COUNTFILE
  *
  * Binds a TCP (or with -u a UDP) socket to 127.0.0.1 (or ::1 with -6) on an
  * ephemeral port, or with -a an abstract UNIX stream socket "\0NAME" (with
- * -p one at the path PATH, removed at the end), and
+ * -p one at the path PATH, removed at the end; with -u there a datagram
+ * socket), and
  * for SECONDS (default 5) counts the connections accepted or the datagrams
  * received, discarding any data.  COUNTFILE is written with 0 first, then
  * PORTFILE with the port (0 for -a), so once PORTFILE exists both files do;
@@ -51,7 +52,8 @@ struct options {
 	bool ipv6;
 	long seconds;
 	const char *name;
-	bool path; /* -p: name is a path, not abstract */
+	bool path;  /* -p: name is a path, not abstract */
+	bool dgram; /* -p with -u: a datagram socket at the path */
 	const char *portfile;
 	const char *countfile;
 };
@@ -139,8 +141,9 @@ static void parse_args(int argc, char **argv, struct options *o)
 	}
 	if (argc - optind != 2)
 		usage();
-	if (o->name && (udp || o->ipv6))
-		die("-a cannot be combined with -u or -6");
+	if (o->name && (o->ipv6 || (udp && !o->path)))
+		die("-a cannot be combined with -u or -6, -p with -6");
+	o->dgram = o->path && udp;
 	if (o->name)
 		o->mode = MODE_ABSTRACT;
 	else if (udp)
@@ -219,7 +222,7 @@ static int open_inet(const struct options *o, unsigned int *port)
 	return fd;
 }
 
-static int open_abstract(const char *name, bool path)
+static int open_abstract(const char *name, bool path, bool dgram)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
 	size_t n = strlen(name);
@@ -231,12 +234,15 @@ static int open_abstract(const char *name, bool path)
 		die("bad socket name '%s'", name);
 	memcpy(sun.sun_path + !path, name, n);
 	len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 + n);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	fd = socket(AF_UNIX,
+		    (dgram ? SOCK_DGRAM : SOCK_STREAM) | SOCK_NONBLOCK |
+			    SOCK_CLOEXEC,
+		    0);
 	if (fd < 0)
 		die_errno("cannot create socket");
 	if (bind(fd, (struct sockaddr *)&sun, len) < 0)
 		die_errno("cannot bind to abstract socket '@%s'", name);
-	if (listen(fd, SOMAXCONN) < 0)
+	if (!dgram && listen(fd, SOMAXCONN) < 0)
 		die_errno("cannot listen");
 	return fd;
 }
@@ -356,8 +362,9 @@ static void serve(const struct options *o, int lfd)
 			die("listening socket failed");
 		got = 0;
 		if (fds[0].revents & POLLIN)
-			got = o->mode == MODE_UDP ? receive_all(lfd)
-						  : accept_all(fds, &nfds);
+			got = o->mode == MODE_UDP || o->dgram
+				      ? receive_all(lfd)
+				      : accept_all(fds, &nfds);
 		service_conns(fds, &nfds);
 		if (got) {
 			count += got;
@@ -378,7 +385,7 @@ int main(int argc, char **argv)
 	parse_args(argc, argv, &o);
 	signal(SIGPIPE, SIG_IGN);
 	if (o.mode == MODE_ABSTRACT)
-		fd = open_abstract(o.name, o.path);
+		fd = open_abstract(o.name, o.path, o.dgram);
 	else
 		fd = open_inet(&o, &port);
 	write_atomic(o.countfile, 0);

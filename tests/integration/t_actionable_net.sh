@@ -44,6 +44,23 @@ act_row unix_connect \
 	'act_contacted' \
 	'@T/sd/s' \
 	'least=@T/sd/s'
+# The same in a directory the command may read: still no connection
+# (a socket is no file to read), and --connect-unix, not --write, is
+# the least grant.
+act_row unix_connect_read_only_root \
+	'mkdir -p @T/sr && act_listen -p @T/sr/s' \
+	'python3 -c "import socket; socket.socket(socket.AF_UNIX).connect(\"@T/sr/s\")"' \
+	'act_contacted' \
+	'@T/sr/s' \
+	'least=@T/sr/s' \
+	'base=--read @T/sr'
+# A datagram to a UNIX socket of a process outside.
+act_row unix_sendto \
+	'mkdir -p @T/su && act_listen -u -p @T/su/s' \
+	'python3 -c "import socket; socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(b\"x\", \"@T/su/s\")"' \
+	'act_contacted' \
+	'@T/su/s' \
+	'least=@T/su/s'
 # A listening port: reached from outside while the action holds it.
 act_row tcp_bind \
 	'act_free_port && act_probe_port' \

@@ -166,7 +166,7 @@ static inline void has_root(const char *path, unsigned int rights,
 			    enum root_origin o, bool dir)
 {
 	const struct root *r = find(path, (int)o);
-	char b[4];
+	char b[POLICY_RIGHTS_STR];
 
 	cr_assert_not_null(r, "no root %s of origin %d", path, o);
 	cr_assert_eq(r->rights, rights, "%s is %s", path,

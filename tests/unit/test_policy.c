@@ -85,11 +85,36 @@ Test(policy, the_root_table_is_capped)
 
 Test(policy, rights_strings)
 {
-	char b[4];
+	char b[POLICY_RIGHTS_STR];
 
 	cr_assert_str_eq(policy_rights_str(RIGHT_ALL, b), "rwx");
 	cr_assert_str_eq(policy_rights_str(RIGHT_R | RIGHT_X, b), "rx");
 	cr_assert_str_eq(policy_rights_str(0, b), "-");
+	cr_assert_str_eq(policy_rights_str(RIGHT_ALL | RIGHT_U, b), "rwxc");
+	cr_assert_str_eq(policy_rights_str(RIGHT_U, b), "c");
+}
+
+/* A UNIX socket: under a writable root or a --connect-unix one; a
+ * readable or executable root is not enough, and RIGHT_U is no file
+ * right. */
+Test(policy, unix_sockets)
+{
+	cr_assert_eq(
+		policy_add_root(&p, "/w", RIGHT_R | RIGHT_W, ORIGIN_USER, true),
+		0);
+	cr_assert_eq(policy_add_root(&p, "/rx", RIGHT_R | RIGHT_X,
+				     ORIGIN_DEFAULT, true),
+		     0);
+	cr_assert_eq(policy_add_root(&p, "/u", RIGHT_U, ORIGIN_USER, true), 0);
+	cr_assert(policy_unix_allowed(&p, "/w/s"));
+	cr_assert(policy_unix_allowed(&p, "/u/d/s"));
+	cr_assert(!policy_unix_allowed(&p, "/rx/s"));
+	cr_assert(!policy_unix_allowed(&p, "/other/s"));
+	cr_assert(policy_allows(&p, RIGHT_U, "/w/s"));
+	cr_assert(!policy_allows(&p, RIGHT_U, "/rx/s"));
+	cr_assert(!policy_allows(&p, RIGHT_R, "/u/f"));
+	cr_assert(!policy_allows(&p, RIGHT_W, "/u/f"));
+	cr_assert(policy_is_visible(&p, "/u/s"));
 }
 
 Test(policy, tcp_ports)

@@ -138,7 +138,7 @@ Test(record, a_field_of_the_wrong_type_is_rejected)
 	rejected(with("\"pid\"", "\"pid\":1.5"));
 	rejected(with("\"pid\"", "\"pid\":99999999999"));
 	rejected(with("\"ppid\"", "\"ppid\":null"));
-	rejected(with("\"need\"", "\"need\":8"));
+	rejected(with("\"need\"", "\"need\":16"));
 	rejected(with("\"need\"", "\"need\":\"1\""));
 	rejected(with("\"time\"", "\"time\":\"now\""));
 	rejected(with("\"time\"", "\"time\":-1"));

@@ -71,7 +71,7 @@ Test(snapshot, every_kind_of_root_comes_back)
 						    ORIGIN_PROTECTED };
 	char path[64];
 
-	for (unsigned int r = 0; r <= RIGHT_ALL; r++)
+	for (unsigned int r = 0; r <= (RIGHT_ALL | RIGHT_U); r++)
 		for (size_t o = 0; o < 3; o++)
 			for (int dir = 0; dir < 2; dir++) {
 				snprintf(path, sizeof(path), "/r%u/o%zu/d%d", r,
@@ -79,7 +79,7 @@ Test(snapshot, every_kind_of_root_comes_back)
 				add(path, r, origins[o], dir);
 			}
 	add("/", RIGHT_R, ORIGIN_DEFAULT, true);
-	cr_assert_eq(in.nroots, 8 * 3 * 2 + 1);
+	cr_assert_eq(in.nroots, 16 * 3 * 2 + 1);
 	round_trip();
 	same_policy();
 }
