@@ -59,6 +59,29 @@ static bool has_dotdot(const char *path)
 }
 
 /*
+ * May @op be decided on the working directory kept (cwd.c), which a
+ * change the shim did not see leaves stale?  Where the kernel has a rule
+ * for the access, what a stale one lets through the kernel refuses and
+ * hook_failed() explains on a fresh resolution; for metadata (stat and
+ * its kin, advisory: Landlock lets them all through) a stale one may let
+ * a look at a hidden path through, as a raw system call would anyway.
+ * Not where nothing comes after the check (an exec in a spawn's child,
+ * which may have changed directory in libc first) or where the shim
+ * alone decides (chmod and its kin).  A refusal is never decided on it.
+ */
+static bool may_keep_cwd(const struct op *op)
+{
+	return !op->blind_after && !op->shim_only;
+}
+
+static size_t fresh_cwd(char abs[PATH_BUF])
+{
+	if (syscall(SYS_getcwd, abs, PATH_BUF) < 0 || abs[0] != '/')
+		return 0;
+	return strlen(abs);
+}
+
+/*
  * The fast path: a path without ".." that lies lexically inside a root
  * granting the right is allowed without walking it.  A symlink on the
  * way could point outside, but where Landlock has a rule for the access
@@ -76,10 +99,11 @@ static bool lexical_abs(const struct op *op, char abs[PATH_BUF])
 	if (op->path[0] != '/' && op->dirfd != AT_FDCWD)
 		return false;
 	if (op->path[0] != '/') {
-		if (syscall(SYS_getcwd, abs, PATH_BUF) < 0)
+		n = may_keep_cwd(op) ? cwd_get(abs) : fresh_cwd(abs);
+		if (!n)
 			return false;
-		n = strlen(abs);
-		abs[n++] = '/';
+		if (n > 1)
+			abs[n++] = '/';
 	}
 	if (len >= PATH_BUF - n)
 		return false;
@@ -141,25 +165,50 @@ static void dir_remember(const char *abs, size_t len)
 }
 
 /*
- * An absolute path straight into the directory seen last, where no root
- * lies below it: the verdict is its entries' rights, with no copy, no
- * normalisation and no policy walk (make and ls stat name after name in
- * one directory).  1 allowed, 0 not decided here.
+ * Is @path's directory part (up to @name, its last component) the
+ * directory seen last, the path being relative to the working directory
+ * kept?  Compared as text: the seen directory is normalised, so a "." or
+ * ".." or "//" on the way never matches.
+ */
+static bool rel_dir_seen(const struct op *op, const char *name)
+{
+	const char *path = op->path, *cwd;
+	size_t clen, dlen = name > path ? (size_t)(name - 1 - path) : 0;
+	size_t sep;
+
+	if (op->dirfd != AT_FDCWD || !may_keep_cwd(op))
+		return false;
+	cwd = cwd_peek(&clen);
+	if (!cwd)
+		return false;
+	sep = dlen && clen > 1; /* "/" + "a" is "/a" */
+	if (seen_len != clen + sep + dlen || memcmp(seen_dir, cwd, clen))
+		return false;
+	return !dlen || ((!sep || seen_dir[clen] == '/') &&
+			 memcmp(seen_dir + clen + sep, path, dlen) == 0);
+}
+
+/*
+ * A path straight into the directory seen last (absolute, or relative to
+ * the working directory kept), where no root lies below it: the verdict
+ * is its entries' rights, with no copy, no normalisation and no policy
+ * walk (make and ls stat name after name in one directory).  1 allowed,
+ * 0 not decided here.
  */
 static int allowed_in_seen(const struct op *op)
 {
-	const char *path = op->path, *name;
-	size_t len;
+	const char *path = op->path, *name, *slash;
 
-	if (path[0] != '/' || !seen_alike || op->creat)
+	if (!seen_alike || op->creat)
 		return 0;
-	name = strrchr(path, '/') + 1;
-	len = dir_len_at(path, name - 1);
+	slash = strrchr(path, '/');
+	name = slash ? slash + 1 : path;
 	/* "dir/", "dir/." and "dir/.." name no entry of dir */
 	if (!name[0] ||
 	    (name[0] == '.' && (!name[1] || (name[1] == '.' && !name[2]))))
 		return 0;
-	if (!dir_seen(path, len))
+	if (path[0] == '/' ? !dir_seen(path, dir_len_at(path, slash))
+			   : !rel_dir_seen(op, name))
 		return 0;
 	if (op->need ? (seen_rights & op->need) != op->need : !seen_rights)
 		return 0;
@@ -172,13 +221,14 @@ static int allowed_in_seen(const struct op *op)
 static __thread struct stat *stat_dest;
 static __thread bool stat_done;
 
-/* The last component of @abs, in a directory known to hold no symlink,
+/* The last component of @path, in a directory known to hold no symlink,
  * is no symlink either (or is absent: the real call says so itself). */
-static bool last_is_plain(const char *abs)
+static bool last_is_plain(const char *path)
 {
 	struct stat own, *st = stat_dest ? stat_dest : &own;
+	int nofollow = AT_SYMLINK_NOFOLLOW;
 
-	if (syscall(SYS_newfstatat, AT_FDCWD, abs, st, AT_SYMLINK_NOFOLLOW) < 0)
+	if (syscall(SYS_newfstatat, AT_FDCWD, path, st, nofollow) < 0)
 		return errno == ENOENT;
 	stat_done = stat_dest && !S_ISLNK(st->st_mode);
 	return !S_ISLNK(st->st_mode);
@@ -224,8 +274,10 @@ static NOINLINE bool allowed_on_plain_way(const struct op *op)
 	if (!lexical_abs(op, abs) || !is_allowed(op, abs))
 		return false;
 	len = dir_len(abs);
+	/* the lookup the call makes: relative to the real working directory
+	 * (the answer of a stat() that follows, shim_stat_into) */
 	if (plain_way && dir_seen(abs, len))
-		return nofollow || last_is_plain(abs);
+		return nofollow || last_is_plain(op->path);
 	/* the path as given: "link/.." must meet the link */
 	fd = syscall(SYS_openat2, AT_FDCWD, op->path, &how, sizeof(how));
 	if (fd < 0)

@@ -14,7 +14,9 @@
  *    would (-1, EACCES); a directory that may not be read is handed to
  *    the callback as FTW_DNR, as the kernel's refusal would be.  Inside
  *    the walk, every FTW_DNR on a path outside the policy is reported
- *    as the kernel's denial.
+ *    as the kernel's denial.  With FTW_CHDIR, libc changes directory
+ *    behind the hooks: the working directory the shim keeps (cwd.c) is
+ *    marked changed before each callback and after the walk.
  *  - fts_open decides each root; a refused root makes it fail with
  *    EACCES.  What fts then reads below an allowed root is left to the
  *    kernel layer.
@@ -304,7 +306,8 @@ GLOB_HOOK(cordon_glob64_old, "glob64@GLIBC_2.2.5", glob64_t, real_glob64_old,
  */
 struct walk {
 	void *fn;
-	bool nftw; /* fn takes a struct FTW */
+	bool nftw;  /* fn takes a struct FTW */
+	bool chdir; /* FTW_CHDIR: libc changes directory, unseen (cwd.c) */
 };
 static __thread struct walk walking __attribute__((tls_model("initial-exec")));
 
@@ -324,6 +327,8 @@ static int walk_cb(const char *path, const struct stat *st, int flag,
 	int saved = errno;
 
 	walk_dnr(path, flag);
+	if (w.chdir)
+		cwd_changed();
 	errno = saved;
 	if (w.nftw)
 		return ((nftw_fn)w.fn)(path, st, flag, ftw);
@@ -384,10 +389,13 @@ static int walk(const char *name, const char *path, struct walk w, int fds,
 	}
 	if (!shim.active || !w.fn)
 		return call(real, path, w.fn, fds, flags);
+	w.chdir = flags & FTW_CHDIR;
 	walking = w;
 	errno = saved;
 	ret = call(real, path, shim_cb, fds, flags);
 	saved = errno;
+	if (w.chdir)
+		cwd_changed(); /* back where it began, or not, on failure */
 	walking = outer;
 	errno = saved;
 	return ret;
@@ -424,7 +432,7 @@ static int walk_cb3(const char *path, const struct stat *st, int flag)
 	__asm__(".symver " #fn "," sym ",remove");                             \
 	SHIM_API int fn(const char *path, type cb, int fds, int flags)         \
 	{                                                                      \
-		struct walk w = { (void *)cb, true };                          \
+		struct walk w = { (void *)cb, true, false };                   \
 		return walk(name, path, w, fds, flags, call_nftw,              \
 			    (void *)realfn, (void *)walk_cb);                  \
 	}
@@ -438,7 +446,7 @@ NFTW_HOOK(cordon_nftw64_old, "nftw64@GLIBC_2.2.5", "nftw64", nftw64_fn,
 
 SHIM_API int ftw(const char *path, ftw_fn cb, int fds)
 {
-	struct walk w = { (void *)cb, false };
+	struct walk w = { (void *)cb, false, false };
 
 	return walk("ftw", path, w, fds, 0, call_ftw, (void *)real_ftw,
 		    (void *)walk_cb3);
@@ -446,7 +454,7 @@ SHIM_API int ftw(const char *path, ftw_fn cb, int fds)
 
 SHIM_API int ftw64(const char *path, ftw64_fn cb, int fds)
 {
-	struct walk w = { (void *)cb, false };
+	struct walk w = { (void *)cb, false, false };
 
 	return walk("ftw64", path, w, fds, 0, call_ftw, (void *)real_ftw64,
 		    (void *)walk_cb3);

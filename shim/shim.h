@@ -94,6 +94,19 @@ typedef void shim_resolver(void);
 	static shim_resolver *const fn##_entry                                 \
 		__attribute__((section("cordon_resolvers"), used)) = fn
 
+/*
+ * The working directory kept for relative paths (cwd.c).  cwd_watch():
+ * the chdir hooks are in place (their resolver); cwd_changed(): they
+ * changed it.  cwd_get() copies it into @out (the kept copy, else the
+ * kernel's answer, then kept) and returns its length, 0 when there is
+ * no path to give; cwd_peek() gives the kept copy, NULL when there is
+ * none for the current generation.  Neither changes errno.
+ */
+void cwd_watch(void);
+void cwd_changed(void);
+size_t cwd_get(char out[PATH_BUF]);
+const char *cwd_peek(size_t *len);
+
 /* Per-thread reentrancy guard: false when the shim is already on this
  * thread's stack (its own calls must reach the real functions). */
 bool guard_enter(void);

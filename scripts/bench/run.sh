@@ -13,8 +13,9 @@
 #
 # Workloads: startup (/bin/true), exec-heavy (a shell loop starting
 # 1,000 processes), open and stat (scripts/bench/openstat: 10^6 calls on
-# a file six directories deep in the workspace, ns per call from inside,
-# of the fastest of 20 slices),
+# a file six directories deep in the workspace, by absolute path and by
+# the relative path from the workspace, ns per call from inside, of the
+# fastest of 20 slices),
 # a real build (zlib from Debian's source package: configure and make -j2
 # in a fresh copy each run).  Configurations: bare; Landlock alone
 # (scripts/bench/llonly); the namespaces alone (unshare, startup only);
@@ -127,10 +128,14 @@ spec "/bin/sh|-c|i=0; while [ \$i -lt $LOOP ]; do /bin/true; i=\$((i+1)); done" 
 	"$B/bench/exec.spec" floor
 $PIN "$B/bench/brun" -r "$R_EXEC" -w 1 "$B/bench/exec.spec" exec >>"$RAW"
 
-for op in open stat; do
-	echo "bench: $op ($OPS calls, $R_OPS rounds)"
-	spec "$WS/openstat|$op|$DEEP|$OPS" "$B/bench/$op.spec"
-	$PIN "$B/bench/brun" -m -r "$R_OPS" -w 0 "$B/bench/$op.spec" "$op" >>"$RAW"
+# By absolute path, then by the relative one a build mostly uses (from
+# the workspace, the working directory of every configuration).
+for w in open stat openrel statrel; do
+	op=${w%rel} path=$DEEP
+	[ "$op" = "$w" ] || path=${DEEP#"$WS"/}
+	echo "bench: $op $path ($OPS calls, $R_OPS rounds)"
+	spec "$WS/openstat|$op|$path|$OPS" "$B/bench/$w.spec"
+	$PIN "$B/bench/brun" -m -r "$R_OPS" -w 0 "$B/bench/$w.spec" "$w" >>"$RAW"
 done
 
 echo "bench: zlib build ($R_BUILD rounds)"
@@ -160,12 +165,13 @@ sort -t, -k1,1 -k2,2 -k4,4g "$RAW" | awk -F, '
 	END { flush() }' >"$MED"
 
 CONFIGS="bare preload landlock ns kernel full shim bwrap firejail"
-WORKLOADS="startup exec open stat build"
+WORKLOADS="startup exec open stat openrel statrel build"
 med() { awk -v w="$1" -v c="$2" '$1 == w && $2 == c { print $3 }' "$MED"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 fmt() {
 	case $1 in
-	open | stat) awk -v x="$2" 'BEGIN { printf "%.0f ns", x }' ;;
+	open | stat | openrel | statrel)
+		awk -v x="$2" 'BEGIN { printf "%.0f ns", x }' ;;
 	startup) awk -v x="$2" 'BEGIN { printf "%.2f ms", x * 1000 }' ;;
 	*) awk -v x="$2" 'BEGIN { printf "%.2f s", x }' ;;
 	esac
@@ -176,6 +182,8 @@ label() {
 	exec) echo "exec-heavy: $LOOP processes" ;;
 	open) echo "open+close, depth 6 (per call)" ;;
 	stat) echo "stat, depth 6 (per call)" ;;
+	openrel) echo "open+close, depth 6, relative path (per call)" ;;
+	statrel) echo "stat, depth 6, relative path (per call)" ;;
 	build) echo "zlib: configure + make -j2" ;;
 	esac
 }
@@ -239,6 +247,10 @@ r() { ratio "$(med "$1" "$2")" "$(med "$1" "${3:-bare}")"; }
 		"$(awk -v a="$(r exec kernel)" -v b="$(r exec preload)" 'BEGIN { print a * b }')"
 	target "open: cordon / cordon --no-shim" "$(r open full kernel)" 1.15 ""
 	target "stat: cordon / bare" "$(r stat full)" 1.10 "$(r stat kernel)"
+	target "open, relative: cordon / cordon --no-shim" \
+		"$(r openrel full kernel)" 1.15 ""
+	target "stat, relative: cordon / bare" "$(r statrel full)" 1.10 \
+		"$(r statrel kernel)"
 	target "zlib build: cordon / bare" "$(r build full)" 1.03 "$(r build kernel)"
 } >"$TARGETS"
 

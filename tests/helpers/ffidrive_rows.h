@@ -173,8 +173,10 @@ static const struct row rows[] = {
 	ROW("stat", "statfs64", 'i', "sB", "@F", 'r'),
 	ROW("stat", "statvfs", 'i', "sB", "@F", 'r'),
 	ROW("stat", "statvfs64", 'i', "sB", "@F", 'r'),
+	/* entering a directory needs no right: only noted (hook_cwd.c) */
+	ROWX("stat", "chdir", "chdir", 'i', "s", "@D", 'r', "allow", NULL),
+	ROWX("stat", "fchdir", "fchdir", 'i', "d", "@D", 'r', "allow", NULL),
 	ROW("stat", "pathconf", 'l', "si", "@F _PC_NAME_MAX", 'r'),
-	ROW("stat", "chdir", 'i', "s", "@D", 'r'),
 	/* exec family: @X writes a marker next to itself when it runs */
 	ROW("exec", "execve", 'x', "svE", "@X @X", 'w'),
 	ROW("exec", "execv", 'x', "sv", "@X @X", 'w'),
