@@ -108,9 +108,11 @@ CORDON_LDFLAGS =
 CORDON_LIBS = $(LIBS)
 LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
 	shim/lookup_linux.c \
-	enforce/sysfilter.c enforce/ns.c \
+	enforce/sysfilter.c enforce/ns.c enforce/broker.c \
+	enforce/broker_call.c enforce/broker_msg.c enforce/broker_setup.c \
+	enforce/sockgate.c enforce/unixdiag.c \
 	enforce/mounts.c enforce/covers.c enforce/devices.c enforce/pid1.c \
-	enforce/caps.c enforce/probe.c enforce/probe_checks.c \
+	enforce/caps.c enforce/probe.c enforce/probe_checks.c enforce/probe_unix.c \
 	enforce/probe_iso.c enforce/platform_linux.c shim/real.c shim/guard.c \
 	shim/exec_env_linux.c shim/core/preload_linux.c shim/standalone.c \
 	$(wildcard shim/hook_*.c)
@@ -179,6 +181,8 @@ $(B)/tests/test_report $(B)/tests/test_audit_record: $(B)/tests/%: \
 $(B)/helpers/ffidrive: LIBS += -lffi -ldl
 $(B)/helpers/pit_%: LIBS += -lpthread -ldl
 $(B)/helpers/escape: LIBS += -luring
+$(B)/helpers/unixpeer: LDFLAGS += -static
+$(B)/helpers/unixpeer: LIBS =
 # The snapshot helper encodes with the core itself.
 $(B)/helpers/snapshot: tests/helpers/snapshot.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
@@ -199,12 +203,13 @@ $(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(wildcard shim/core/
 
 # The benchmark (scripts/bench/): never part of the tests.
 BENCH_BINS = $(B)/bench/brun $(B)/bench/openstat $(B)/bench/llonly \
-	$(B)/bench/isocost $(B)/bench/empty.so
+	$(B)/bench/isocost $(B)/bench/unixconnect $(B)/bench/empty.so
 $(B)/bench/empty.so: scripts/bench/empty.c
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ $<
-$(B)/bench/llonly $(B)/bench/isocost: $(B)/bench/%: scripts/bench/%.c $(B)/libcore.a
+$(B)/bench/llonly $(B)/bench/isocost $(B)/bench/unixconnect: $(B)/bench/%: \
+		scripts/bench/%.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libcore.a $(LIBS)

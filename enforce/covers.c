@@ -30,41 +30,16 @@ static const struct policy *masking;
 static const char *mask_keep;
 static int mask_failed;
 
-/* A --write or --connect-unix root (not a default one) granting @path. */
-static bool user_grants(const char *path)
-{
-	for (size_t i = 0; i < masking->nroots; i++) {
-		const struct root *r = &masking->roots[i];
-
-		if (r->origin == ORIGIN_USER &&
-		    (r->rights & (RIGHT_W | RIGHT_U)) &&
-		    path_is_within(path, r->path))
-			return true;
-	}
-	return false;
-}
-
-static bool in_shared_tmp(const char *path)
-{
-	static const char *const shared[] = { "/tmp", "/var/tmp", "/dev/shm" };
-
-	for (size_t i = 0; i < sizeof(shared) / sizeof(shared[0]); i++)
-		if (path_is_within(path, shared[i]))
-			return true;
-	return false;
-}
-
 /* Cover the socket file at @path unless the policy lets the command
  * have it: a writable or --connect-unix root grants it, or in a shared
  * temp dir (which the defaults make writable for the command's own
  * files) a --write or --connect-unix root names it. */
 static void mask_one(const char *path)
 {
-	bool shared = in_shared_tmp(path);
-
 	if (mask_keep && strcmp(path, mask_keep) == 0)
 		return;
-	if (shared ? user_grants(path) : policy_unix_allowed(masking, path))
+	if (policy_unix_allowed(masking, path) &&
+	    !policy_unix_shared(masking, path))
 		return;
 	/* Processes outside go on while this runs: a socket found a
 	 * moment ago may be gone (nothing to cover then), or a directory

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "enforce/cli.h"
@@ -22,6 +23,7 @@
 #include "enforce/learn.h"
 #include "enforce/notes.h"
 #include "enforce/platform.h"
+#include "enforce/policy_edit.h"
 #include "enforce/probe.h"
 #include "enforce/profile.h"
 #include "enforce/roots.h"
@@ -34,10 +36,10 @@
 #define CORDON_VERSION "0.1.0"
 
 static int enforce(const struct policy *p, const struct feature_set *fs,
-		   int kernel, const char *keep, bool learning)
+		   int kernel, const char *keep, bool learning, int gate)
 {
 	char err[512];
-	int ret = platform_enforce(p, fs, kernel, keep, learning, err,
+	int ret = platform_enforce(p, fs, kernel, keep, learning, gate, err,
 				   sizeof(err));
 
 	if (ret)
@@ -45,18 +47,46 @@ static int enforce(const struct policy *p, const struct feature_set *fs,
 	return ret;
 }
 
+/* The gate's socketpair (platform_gate()), before the fork; the
+ * report socket, which every shim sends its records to, is one the
+ * broker lets through (a file root: named in no message). */
+static int open_gate(struct cli *c, const struct feature_set *fs,
+		     struct supervisor *sup, int gate[2])
+{
+	int on = 1;
+
+	gate[0] = gate[1] = -1;
+	if (!platform_gate(fs, c->cmd == CMD_LEARN))
+		return 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) < 0 ||
+	    setsockopt(gate[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0)
+		return -errno;
+	if (sup->sock >= 0)
+		return policy_add_root(&c->policy, sup->sockpath, RIGHT_U,
+				       ORIGIN_DEFAULT, false);
+	return 0;
+}
+
 /* Fork: the child enters the sandbox and execs, the parent keeps the
- * reports outside it, and once the command has ended, sweeps. */
+ * reports outside it (and serves the gate), and once the command has
+ * ended, sweeps. */
 static int run_supervised(struct cli *c, char **envp,
 			  const struct feature_set *fs, int kernel,
 			  struct supervisor *sup)
 {
 	bool learning = c->cmd == CMD_LEARN;
+	void *served = NULL;
+	int status, gate[2], ret;
 	pid_t pid;
-	int status;
 
 	if (learning)
 		learn_start(c);
+	ret = open_gate(c, fs, sup, gate);
+	if (ret) {
+		say_error("cannot make the broker's channel: %s",
+			  strerror(-ret));
+		return EXIT_CORDON;
+	}
 	fflush(NULL);
 	pid = platform_fork(fs, learning);
 	if (pid < 0) {
@@ -64,10 +94,16 @@ static int run_supervised(struct cli *c, char **envp,
 		return EXIT_CORDON;
 	}
 	if (pid == 0) {
+		/* pid 1 closes what is close-on-exec when it seals itself
+		 * (pid1.c); the gate's end is closed once it has served */
+		if (gate[0] >= 0) {
+			close(gate[0]);
+			fcntl(gate[1], F_SETFD, 0);
+		}
 		if (enforce(learning ? learn_kernel_policy(&c->policy)
 				     : &c->policy,
 			    fs, kernel, sup->sock >= 0 ? sup->sockpath : NULL,
-			    learning))
+			    learning, gate[1]))
 			_exit(EXIT_CORDON);
 		_exit(spawn_exec(c->argv, envp, &c->policy));
 	}
@@ -76,7 +112,21 @@ static int run_supervised(struct cli *c, char **envp,
 	 * child, made before this, keeps the default) */
 	signal(SIGPIPE, SIG_IGN);
 	sup->tally.policy = &c->policy; /* its protections decide options */
+	if (gate[0] >= 0) {
+		close(gate[1]);
+		ret = platform_gate_serve(gate[0], &c->policy,
+					  supervise_broker_record, sup,
+					  &served);
+		if (ret) {
+			say_error("cannot serve the broker: %s",
+				  strerror(-ret));
+			kill(pid, SIGKILL);
+		}
+	}
 	status = supervise_wait(sup, pid);
+	platform_gate_stop(served);
+	if (ret)
+		status = EXIT_CORDON;
 	if (!learning)
 		supervise_sweep(sup, &c->policy);
 	if (c->cmd == CMD_LEARN) {

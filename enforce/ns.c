@@ -86,18 +86,6 @@ void ns_features(const struct policy *p, struct feature_set *s)
 	bool ok = can_unshare();
 
 	(void)p;
-	/* What no layer here closes: said, never a reason to refuse. */
-	feature_add(s,
-		    (struct feature){
-			    .layer = "landlock",
-			    .name = "UNIX socket files bound after the start",
-			    .needs = "a Landlock right for socket paths "
-				     "(not in ABI 7)",
-			    .needed = true,
-			    .available = false,
-			    .advisory = true,
-			    .gap = true,
-		    });
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		feature_add(s, (struct feature){
 				       .layer = rows[i].layer,

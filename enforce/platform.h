@@ -11,6 +11,7 @@
 #ifndef CORDON_PLATFORM_H
 #define CORDON_PLATFORM_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -33,12 +34,29 @@ int platform_features(const struct policy *p, struct feature_set *s);
  * inside the boundary of @p: everything @s says holds, and nothing
  * less, or nothing at all.  @keep is the launcher's report socket (NULL
  * without the shim); @learning widens nothing here but leaves out what
- * would hide from the shim what it must record.
+ * would hide from the shim what it must record; @gate is the child's
+ * end of the gate (platform_gate()), or -1.
  * Return: 0, or nonzero with one line in @err.
  */
 int platform_enforce(const struct policy *p, const struct feature_set *s,
-		     int state, const char *keep, bool learning, char *err,
-		     size_t errlen);
+		     int state, const char *keep, bool learning, int gate,
+		     char *err, size_t errlen);
+
+/**
+ * platform_gate - does the boundary @s describes need a part in the
+ * supervisor (on Linux: the broker of connects and sends to socket
+ * files, sockgate.h)?  Then main.c makes a stream socketpair before the
+ * fork, gives one end to platform_enforce() and the other, once forked,
+ * to platform_gate_serve().  Never while @learning.
+ */
+bool platform_gate(const struct feature_set *s, bool learning);
+
+/* Serve the gate's end @fd with @p, records to @record(@arg); *@handle
+ * for platform_gate_stop().  Return: 0, or -errno. */
+int platform_gate_serve(int fd, const struct policy *p,
+			void (*record)(void *arg, json_t *rec), void *arg,
+			void **handle);
+void platform_gate_stop(void *handle);
 
 /**
  * platform_roots - add to @p what exists only inside the boundary @s

@@ -18,6 +18,7 @@
 #include "enforce/ns.h"
 #include "enforce/pid1.h"
 #include "enforce/platform.h"
+#include "enforce/sockgate.h"
 #include "enforce/sysfilter.h"
 
 int platform_features(const struct policy *p, struct feature_set *s)
@@ -26,6 +27,7 @@ int platform_features(const struct policy *p, struct feature_set *s)
 
 	landlock_features(p, abi, s);
 	sysfilter_features(p, s);
+	sockgate_features(s);
 	caps_features(s);
 	ns_features(p, s);
 	return abi;
@@ -62,8 +64,8 @@ void platform_relay(pid_t child)
 }
 
 int platform_enforce(const struct policy *p, const struct feature_set *s,
-		     int abi, const char *keep, bool learning, char *err,
-		     size_t errlen)
+		     int abi, const char *keep, bool learning, int gate,
+		     char *err, size_t errlen)
 {
 	bool namespaces = wants_namespaces(s, learning);
 	int ret = 0;
@@ -74,9 +76,28 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
 		ret = landlock_apply(p, abi, err, errlen);
 	if (!ret && feature_layer_ok(s, "seccomp"))
 		ret = sysfilter_apply(p, namespaces, err, errlen);
+	if (!ret && gate >= 0)
+		ret = sockgate_install(gate, err, errlen);
 	if (!ret)
 		ret = caps_drop(err, errlen);
 	return ret;
+}
+
+bool platform_gate(const struct feature_set *s, bool learning)
+{
+	return !learning && feature_layer_ok(s, "broker");
+}
+
+int platform_gate_serve(int fd, const struct policy *p,
+			void (*record)(void *arg, json_t *rec), void *arg,
+			void **handle)
+{
+	return sockgate_serve(fd, p, record, arg, handle);
+}
+
+void platform_gate_stop(void *handle)
+{
+	sockgate_stop(handle);
 }
 
 void platform_describe(int abi, char *buf, size_t len)

@@ -31,6 +31,7 @@
 #include "enforce/probe.h"
 #include "enforce/probe_checks.h"
 #include "enforce/roots.h"
+#include "enforce/sockgate.h"
 #include "enforce/sysfilter.h"
 #include "enforce/policy_edit.h"
 
@@ -104,13 +105,16 @@ static int make_fixture(struct ctx *c)
 		ret = -errno;
 	close(fd);
 	snprintf(p, sizeof(p), "%s/sh", c->out);
+	snprintf(c->late, sizeof(c->late), "%s/late.sock", c->out);
 	return ret ? ret : copy_file("/bin/sh", p, 0755);
 }
 
 static void remove_fixture(struct ctx *c)
 {
-	static const char *const files[] = { "out/secret", "out/sh", "out/new",
-					     "ws/leak",	   "ws/ran", NULL };
+	static const char *const files[] = { "out/secret", "out/sh",
+					     "out/new",	   "ws/leak",
+					     "ws/ran",	   "out/late.sock",
+					     NULL };
 	char p[160];
 
 	for (size_t i = 0; files[i]; i++) {
@@ -182,6 +186,8 @@ static int sandbox_self(struct ctx *c, const struct feature_set *fs,
 	    sysfilter_apply(&c->policy, feature_layer_ok(fs, "pid"), err,
 			    sizeof(err)))
 		return -1;
+	if (c->gate >= 0 && sockgate_install(c->gate, err, sizeof(err)))
+		return -1;
 	if (feature_layer_ok(fs, "caps") && caps_drop(err, sizeof(err)))
 		return -1;
 	/* as a command is run: the child of the namespace's pid 1 */
@@ -196,25 +202,64 @@ static int sandbox_self(struct ctx *c, const struct feature_set *fs,
 	return 0;
 }
 
+static void drop_record(void *arg, json_t *rec)
+{
+	(void)arg;
+	json_decref(rec);
+}
+
+/* The broker's gate for a sandboxed attempt of a check that needs it
+ * (one with something bound late), as main.c makes it for a command. */
+static int open_gate(const struct check *k, bool sandboxed,
+		     const struct feature_set *fs, int gate[2])
+{
+	int on = 1;
+
+	gate[0] = gate[1] = -1;
+	if (!sandboxed || !k->late || !feature_layer_ok(fs, "broker"))
+		return 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) < 0)
+		return -1;
+	return setsockopt(gate[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on));
+}
+
 /* Run @k in a child; return its errno (0: done), or -1 on setup failure. */
 static int attempt(struct ctx *c, const struct check *k, bool sandboxed,
 		   const struct feature_set *fs)
 {
-	pid_t pid = fork();
-	int st;
+	void *served = NULL;
+	int st, gate[2];
+	pid_t pid;
 
+	if (open_gate(k, sandboxed, fs, gate))
+		return -1;
+	pid = fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
 		c->inside = sandboxed;
+		c->gate = gate[1];
+		if (gate[0] >= 0) {
+			close(gate[0]);
+			fcntl(gate[1], F_SETFD, 0); /* kept by pid1_seal() */
+		}
 		if (sandboxed && sandbox_self(c, fs, k->how))
 			_exit(STATUS_SETUP_FAILED);
 		_exit(k->attempt(c) & 0xff);
 	}
+	if (gate[0] >= 0) {
+		close(gate[1]);
+		if (sockgate_serve(gate[0], &c->policy, drop_record, NULL,
+				   &served))
+			kill(pid, SIGKILL);
+	}
+	if (k->late)
+		k->late(c);
 	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) == STATUS_SETUP_FAILED)
-		return -1;
-	return WEXITSTATUS(st);
+		st = -1;
+	sockgate_stop(served);
+	return st < 0 ? -1 : WEXITSTATUS(st);
 }
 
 static void run_check(struct ctx *c, const struct check *k,
@@ -352,7 +397,8 @@ int probe_run(const struct cli *cli)
 	bool ok = true;
 	int ret;
 
-	c.tcp = c.udp = c.unix_fd = c.pty = c.shm_id = -1;
+	c.tcp = c.udp = c.unix_fd = c.pty = c.shm_id = c.late_fd = -1;
+	c.gate = -1;
 	ret = setup(&c);
 	if (ret) {
 		fprintf(stderr, "cordon: probe: cannot set up in '%s': %s\n",
@@ -363,6 +409,7 @@ int probe_run(const struct cli *cli)
 	c.abi = landlock_abi();
 	landlock_features(&c.policy, c.abi, &fs);
 	sysfilter_features(&c.policy, &fs);
+	sockgate_features(&fs);
 	caps_features(&fs);
 	ns_features(&c.policy, &fs);
 	feature_rows(&fs, c.abi, &t);
@@ -370,6 +417,8 @@ int probe_run(const struct cli *cli)
 		run_check(&c, &probe_checks[i], &fs, &t.rows[t.n++]);
 	for (size_t i = 0; i < probe_iso_nchecks; i++)
 		run_check(&c, &probe_iso_checks[i], &fs, &t.rows[t.n++]);
+	for (size_t i = 0; i < probe_unix_nchecks; i++)
+		run_check(&c, &probe_unix_checks[i], &fs, &t.rows[t.n++]);
 	teardown(&c);
 	for (size_t i = 0; i < t.n; i++)
 		ok = ok && t.rows[i].ok;

@@ -30,6 +30,10 @@ struct ctx {
 	char dev_shm[64];    /* a file of the probe's in /dev/shm */
 	int pty;	     /* the master of a terminal of the probe's */
 	char pts[64];	     /* its slave's name */
+	/* the late socket (probe_unix.c): bound once the attempt runs */
+	char late[128];
+	int late_fd;
+	int gate; /* in a sandboxed attempt: the broker's gate, or -1 */
 };
 
 /* The boundary a check's attempt runs in: a row proves its own layer,
@@ -50,6 +54,9 @@ struct check {
 	bool (*happened)(struct ctx *c); /* in the parent: the effect */
 	void (*reset)(struct ctx *c);	 /* put the fixture back */
 	enum probe_how how;
+	/* in the parent, once the attempt's sandbox holds (its broker
+	 * served): what appears outside only after the start */
+	void (*late)(struct ctx *c);
 };
 
 extern const struct check probe_checks[];
@@ -64,6 +71,11 @@ extern const size_t probe_iso_nchecks;
  * Return (setup): 0 or -errno. */
 int probe_iso_setup(struct ctx *c);
 void probe_iso_teardown(struct ctx *c);
+
+/* What cannot be covered when the command starts: a UNIX socket that
+ * a process outside binds afterwards (probe_unix.c). */
+extern const struct check probe_unix_checks[];
+extern const size_t probe_unix_nchecks;
 
 /* A process outside the sandbox that waits for a signal (30 s at most). */
 pid_t probe_start_victim(void);

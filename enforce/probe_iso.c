@@ -275,17 +275,17 @@ static void remove_hook(struct ctx *c)
 
 const struct check probe_iso_checks[] = {
 	{ "pid", "read the environment of cordon's init", try_init_environ,
-	  initenv_copied, remove_initenv, PROBE_WHOLE },
+	  initenv_copied, remove_initenv, PROBE_WHOLE, NULL },
 	{ "pid", "take a descriptor of cordon's init", try_init_fds,
-	  initfd_taken, remove_initfd, PROBE_WHOLE },
+	  initfd_taken, remove_initfd, PROBE_WHOLE, NULL },
 	{ "ipc", "write a SysV shared memory segment outside", try_shm,
-	  shm_changed, restore_shm, PROBE_WHOLE },
+	  shm_changed, restore_shm, PROBE_WHOLE, NULL },
 	{ "mount", "write POSIX shared memory outside", try_dev_shm,
-	  dev_shm_changed, restore_dev_shm, PROBE_WHOLE },
+	  dev_shm_changed, restore_dev_shm, PROBE_WHOLE, NULL },
 	{ "mount", "type into another terminal of the user", try_pts, pts_typed,
-	  drain_pts, PROBE_WHOLE },
+	  drain_pts, PROBE_WHOLE, NULL },
 	{ "mount", "plant a git hook in the workspace", try_git_hook,
-	  hook_planted, remove_hook, PROBE_WHOLE },
+	  hook_planted, remove_hook, PROBE_WHOLE, NULL },
 };
 
 const size_t probe_iso_nchecks =

@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,9 +264,13 @@ static int log_line(struct supervisor *s, const char *line, size_t len,
 	return 0;
 }
 
+/* The log and the tally are written by the supervisor's loop and by
+ * the broker's threads (supervise_broker_record). */
+static pthread_mutex_t writing = PTHREAD_MUTEX_INITIALIZER;
+
 /* One datagram from inside: validated, within the limits, re-written
  * with its source, then noted for the summary. */
-static void keep(struct supervisor *s, const char *buf, size_t len)
+static void keep_locked(struct supervisor *s, const char *buf, size_t len)
 {
 	size_t denials = s->tally.denials, wrote = 0;
 	json_t *rec;
@@ -296,21 +301,38 @@ static void keep(struct supervisor *s, const char *buf, size_t len)
 	json_decref(rec);
 }
 
-/* A record of the supervisor's own, outside the command's limits. */
-static void log_own(struct supervisor *s, json_t *rec)
+static void keep(struct supervisor *s, const char *buf, size_t len)
+{
+	pthread_mutex_lock(&writing);
+	keep_locked(s, buf, len);
+	pthread_mutex_unlock(&writing);
+}
+
+/* A record of the supervisor's own, outside the command's limits;
+ * @tally: a denial, for the summary too. */
+static void log_own(struct supervisor *s, json_t *rec, bool tally)
 {
 	size_t len = 0, wrote;
 	char *line = rec ? record_dump(rec, &len) : NULL;
 
+	pthread_mutex_lock(&writing);
+	if (tally && rec)
+		tally_note(&s->tally, rec);
 	if (s->logfd >= 0)
 		log_line(s, line, len, &wrote);
+	pthread_mutex_unlock(&writing);
 	free(line);
 	json_decref(rec);
 }
 
 void supervise_record(struct supervisor *s, json_t *rec)
 {
-	log_own(s, rec);
+	log_own(s, rec, false);
+}
+
+void supervise_broker_record(void *arg, json_t *rec)
+{
+	log_own(arg, rec, true);
 }
 
 /* What is queued, a batch at most: a sender that never stops (the
@@ -404,13 +426,17 @@ static void note_sigsys(struct supervisor *s, pid_t pid, int st, bool relayed)
 	if (s->sigsys == SUPERVISE_KILLED_BY_SIGSYS) {
 		more = json_pack("{s:i, s:s, s:s}", "pid", (int)pid, "signal",
 				 "SIGSYS", "layer", "kernel");
-		log_own(s, record_new(RECORD_KERNEL, "syscall", "deny",
-				      SUPERVISE_SIGSYS_RULE, more));
+		log_own(s,
+			record_new(RECORD_KERNEL, "syscall", "deny",
+				   SUPERVISE_SIGSYS_RULE, more),
+			false);
 	} else {
 		more = json_pack("{s:i, s:i}", "pid", (int)pid, "status",
 				 128 + SIGSYS);
-		log_own(s, record_new(RECORD_LAUNCHER, "syscall", "note",
-				      SUPERVISE_SIGSYS_RELAYED, more));
+		log_own(s,
+			record_new(RECORD_LAUNCHER, "syscall", "note",
+				   SUPERVISE_SIGSYS_RELAYED, more),
+			false);
 	}
 	json_decref(more);
 }
@@ -430,7 +456,8 @@ static void note_losses(struct supervisor *s)
 		 s->rejected);
 	more = json_pack("{s:I, s:I}", "dropped", (json_int_t)s->dropped,
 			 "rejected", (json_int_t)s->rejected);
-	log_own(s, record_new(RECORD_LAUNCHER, "report", "note", rule, more));
+	log_own(s, record_new(RECORD_LAUNCHER, "report", "note", rule, more),
+		false);
 	json_decref(more);
 }
 

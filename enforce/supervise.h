@@ -80,6 +80,10 @@ int supervise_wait(struct supervisor *s, pid_t pid);
  * log, and take it (json_decref).  Nothing without a log (--no-shim). */
 void supervise_record(struct supervisor *s, json_t *rec);
 
+/* The same for a denial the broker made (sockgate.h), from one of its
+ * threads: counted for the summary too.  @arg is the supervisor. */
+void supervise_broker_record(void *arg, json_t *rec);
+
 /* Once the command and everything it started have ended: move aside
  * what it planted for git outside (gitguard.h), one WARNING line and a
  * record of the launcher's own each. */

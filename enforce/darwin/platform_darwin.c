@@ -135,8 +135,8 @@ pid_t platform_fork(const struct feature_set *s, bool learning)
  * already the wide one; Seatbelt has no part to leave out.
  */
 int platform_enforce(const struct policy *p, const struct feature_set *s,
-		     int state, const char *keep, bool learning, char *err,
-		     size_t errlen)
+		     int state, const char *keep, bool learning, int gate,
+		     char *err, size_t errlen)
 {
 	char *profile;
 	int ret;
@@ -144,12 +144,39 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
 	(void)s;
 	(void)state;
 	(void)learning;
+	(void)gate;
 	profile = darwin_profile(p, keep, err, errlen);
 	if (!profile)
 		return -EINVAL;
 	ret = apply(profile, err, errlen);
 	free(profile);
 	return ret;
+}
+
+/* Seatbelt decides connect() on socket files itself (sbpl.c's
+ * network-outbound rules): nothing to serve. */
+bool platform_gate(const struct feature_set *s, bool learning)
+{
+	(void)s;
+	(void)learning;
+	return false;
+}
+
+int platform_gate_serve(int fd, const struct policy *p,
+			void (*record)(void *arg, json_t *rec), void *arg,
+			void **handle)
+{
+	(void)p;
+	(void)record;
+	(void)arg;
+	close(fd);
+	*handle = NULL;
+	return 0;
+}
+
+void platform_gate_stop(void *handle)
+{
+	(void)handle;
 }
 
 void platform_describe(int state, char *buf, size_t len)

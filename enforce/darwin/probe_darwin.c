@@ -83,7 +83,7 @@ static int attempt(const struct ctx *c, size_t k, bool sandboxed)
 		return -errno;
 	if (pid == 0) {
 		if (sandboxed &&
-		    platform_enforce(&c->policy, NULL, 1, NULL, false, err,
+		    platform_enforce(&c->policy, NULL, 1, NULL, false, -1, err,
 				     sizeof(err)) != 0) {
 			fprintf(stderr, "cordon: probe: %s\n", err);
 			_exit(255);

@@ -40,7 +40,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CORDON=$B/cordon
 LIB=$B/libcordon.so
 for f in "$CORDON" "$LIB" "$B/bench/brun" "$B/bench/openstat" \
-	"$B/bench/llonly" "$B/bench/isocost" "$B/bench/empty.so"; do
+	"$B/bench/llonly" "$B/bench/isocost" "$B/bench/unixconnect" \
+	"$B/bench/empty.so"; do
 	[ -x "$f" ] || die "'$f' missing: run make bench"
 done
 
@@ -299,6 +300,17 @@ else
 	echo "(not measured: the namespaces need root)" >"$ISO"
 fi
 
+# What the UNIX-socket broker (enforce/broker.c) costs a program that
+# connects or sends with an address in a loop (scripts/bench/unixconnect.c).
+echo "bench: the UNIX-socket broker"
+BROKER=$B/bench/broker.md
+"$B/bench/unixconnect" 5000 | awk '
+	NR == 1 { print "| per call, median of 5 | bare | seccomp filter | broker | broker / seccomp |"
+		print "| --- | ---: | ---: | ---: | ---: |"; next }
+	{ name = $1; for (i = 2; i <= NF - 4; i++) name = name " " $i
+		printf "| %s | %s ns | %s ns | %s ns | %.2fx |\n", name, $(NF - 3), $(NF - 2), $(NF - 1), $NF }' >"$BROKER" ||
+	echo "(not measured: unixconnect failed)" >"$BROKER"
+
 runs() { awk -F, -v w="$1" '$1 == w && $2 == "bare"' "$RAW" | wc -l; }
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
@@ -331,16 +343,21 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo "What each isolation mechanism adds to a start, made alone (scripts/bench/isocost.c, median of 200):"
 	echo
 	cat "$ISO"
+	echo
+	echo "What the UNIX-socket broker adds to a connect or a send with an address (scripts/bench/unixconnect.c; a write, never handed over, for scale):"
+	echo
+	cat "$BROKER"
 } >"$OUT/results.md"
 
 # The README's copy, between its markers.
 if grep -q '<!-- bench:begin -->' "$ROOT/README.md"; then
-	awk -v f="$TABLE" -v t="$TARGETS" -v iso="$ISO" -v d="$(date -u +%Y-%m-%d)" \
+	awk -v f="$TABLE" -v t="$TARGETS" -v iso="$ISO" -v brk="$BROKER" -v d="$(date -u +%Y-%m-%d)" \
 		-v m="$cpu, $(nproc) cores, Linux $(uname -r)" '
 		/<!-- bench:begin -->/ { print; print ""; print "Measured " d " on " m ":"; print "";
 			while ((getline l < f) > 0) print l; print "";
 			while ((getline l < t) > 0) print l; print "";
-			while ((getline l < iso) > 0) print l; print ""; skip = 1; next }
+			while ((getline l < iso) > 0) print l; print "";
+			while ((getline l < brk) > 0) print l; print ""; skip = 1; next }
 		/<!-- bench:end -->/ { skip = 0 }
 		!skip' "$ROOT/README.md" >"$B/bench/README.new" &&
 		cat "$B/bench/README.new" >"$ROOT/README.md"

@@ -161,6 +161,27 @@ bool policy_unix_allowed(const struct policy *p, const char *path)
 	return (policy_rights(p, path) & (RIGHT_W | RIGHT_U)) != 0;
 }
 
+bool policy_unix_shared(const struct policy *p, const char *path)
+{
+	static const char *const shared[] = { "/tmp", "/var/tmp", "/dev/shm",
+					      NULL };
+	size_t i = 0;
+
+	while (shared[i] && !path_is_within(path, shared[i]))
+		i++;
+	if (!shared[i])
+		return false;
+	for (i = 0; i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+
+		if (r->origin == ORIGIN_USER &&
+		    (r->rights & (RIGHT_W | RIGHT_U)) &&
+		    path_is_within(path, r->path))
+			return false;
+	}
+	return true;
+}
+
 static bool has_port(const uint16_t *ports, size_t n, unsigned int port)
 {
 	for (size_t i = 0; i < n; i++)

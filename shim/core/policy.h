@@ -98,6 +98,16 @@ unsigned int policy_rights(const struct policy *p, const char *path);
  */
 bool policy_unix_allowed(const struct policy *p, const char *path);
 
+/**
+ * policy_unix_shared - is @path in a temp dir the command shares with
+ * the host's processes (/tmp, /var/tmp, /dev/shm), where no root the
+ * user gave (--write, --connect-unix) grants it?  Their sockets there
+ * (ssh-agent, X11, tmux) are not the command's for lying under a
+ * default writable root: covers.c hides those bound at the start, the
+ * broker refuses those bound outside later.
+ */
+bool policy_unix_shared(const struct policy *p, const char *path);
+
 /* May TCP @port be connected to (or bound, with @bind)?  The network
  * on, or the port in the --connect (--bind) list. */
 bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port);

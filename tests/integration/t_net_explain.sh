@@ -214,7 +214,7 @@ test_nx_unix_socket_path_outside() {
 	nx_listen -p "$T/out/sock"
 	cordon --log "$T/log.jsonl" -- python3 -c "$nx_unix" "$T/out/sock"
 	assert_status 1
-	nx_one_line "^cordon: denied write $T/out/sock \[connect\] (.*); allow with --write $T/out/sock\$"
+	nx_one_line "^cordon: denied connect $T/out/sock \[connect\] (.*); allow with --connect-unix $T/out/sock\$"
 	grep -qF "\"operation\":\"connect\",\"path\":\"$T/out/sock\"" "$T/log.jsonl" ||
 		{ show; fail "no record of the connect"; }
 	nx_contacts 0

@@ -20,7 +20,7 @@ schema_valid() {
 	shift
 	python3 "$HELPERS/schema_check.py" "$T/doc/schema/$name.schema.json" \
 		"$@" > "$T/check" 2>&1 ||
-		{ cat "$T/check"; echo "--- $2:"; head -c 3000 "$2"; fail "not valid against $name.schema.json: $*"; }
+		{ cat "$T/check"; echo "--- $1:"; head -c 3000 "$1"; fail "not valid against $name.schema.json: $*"; }
 }
 
 # schema_invalid NAME FILE...: schema_check says invalid (status 1, not
@@ -260,7 +260,7 @@ test_schema_rejects_wrong_documents() {
 	echo s3cr3t > "$T/out/secret"
 	cordon --log "$T/log" -- cat "$T/out/secret"
 	schema_valid audit-record "$T/log" --lines
-	for m in 'd["extra"] = 1' 'del d["source"]' 'd["need"] = 9' \
+	for m in 'd["extra"] = 1' 'del d["source"]' 'd["need"] = 16' \
 		'd["source"] = "kernel"' 'd["pid"] = "7"' 'd["verdict"] = "allow"' \
 		'd["operation"] = "a b"' 'd["destination"] = "1.2.3.4:5"' \
 		'del d["resolved"]' 'd["layer"] = "launcher"'; do

@@ -198,11 +198,11 @@ test_net_shim_unix_socket_path_needs_write() {
 	net_shim_unix_server "$T/out/sock" "$T/ws/sock"
 	net_shim_drive unix "$T/out/sock"
 	assert_status 1
-	assert_stderr_has "cordon: denied write $T/out/sock \[connect\] (outside the writable roots"
-	assert_stderr_has "allow with --write $T/out/sock\$"
+	assert_stderr_has "cordon: denied connect $T/out/sock \[connect\] (outside the writable and --connect-unix roots"
+	assert_stderr_has "allow with --connect-unix $T/out/sock\$"
 	net_shim_drive unix ../out/sock
 	assert_status 1
-	assert_stderr_has "denied write ../out/sock ($T/out/sock) \[connect\]"
+	assert_stderr_has "denied connect ../out/sock ($T/out/sock) \[connect\]"
 	net_shim_drive unix "$T/ws/sock"
 	assert_status 0
 	net_shim_drive unix sock

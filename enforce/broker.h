@@ -1,0 +1,68 @@
+/*
+ * broker.h - connect() and the sends that carry an address, performed
+ * outside the sandbox by the supervisor, so that a pathname UNIX socket
+ * bound after the start is reached only when the policy grants it
+ * (broker.c argues the design).
+ */
+#ifndef CORDON_BROKER_H
+#define CORDON_BROKER_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "shim/core/policy.h"
+
+struct broker;
+
+/* The most notifications performed at once; past it they wait in the
+ * kernel, in order. */
+#define BROKER_THREADS_MAX 64
+
+/**
+ * broker_install - in the command's process, after sysfilter_apply()
+ * (NO_NEW_PRIVS set): stack the filter that hands connect, sendto with
+ * an address, sendmsg and sendmmsg to the supervisor.  Every thread the
+ * process starts afterwards, and every program it executes, carries it.
+ *
+ * Return: 0 with the listener (close-on-exec) in *@listener, to send
+ * outside and close; or -errno with @err set.
+ */
+int broker_install(int *listener, char *err, size_t errlen);
+
+/**
+ * broker_give_listener - in the command's process (or the namespace's
+ * pid 1 before it starts the command): tell the supervisor, over the
+ * stream socket @sock it shares with it, the number of @listener, and
+ * wait until it has taken the descriptor (broker_take_listener()).  By
+ * number, not SCM_RIGHTS: once the filter is in, a sendmsg() waits for
+ * the broker, which has no listener yet.  Close @listener afterwards.
+ * Async-signal-safe.  Return: 0, or -errno.
+ */
+int broker_give_listener(int sock, int listener);
+
+/**
+ * broker_take_listener - in the supervisor: the listener the process at
+ * the other end of @sock (SO_PASSCRED set on it before the fork, so the
+ * kernel names the sender's pid in this PID namespace) gives, taken with
+ * pidfd_getfd().  Return: 0 with *@listener, or -errno (-EPIPE: the
+ * other end closed, having given none).
+ */
+int broker_take_listener(int sock, int *listener);
+
+/**
+ * broker_start - in the supervisor: serve @listener (taken: closed by
+ * broker_stop()) with @p, which must outlive broker_stop().  A refusal
+ * is answered EACCES and given as a record (record_new(), RECORD_KERNEL)
+ * to @record, called from a thread of the broker's, never two at once,
+ * never after broker_stop() returned; @record takes the record.
+ *
+ * Return: 0, or -errno (no thread could be started).
+ */
+int broker_start(struct broker **b, int listener, const struct policy *p,
+		 void (*record)(void *arg, json_t *rec), void *arg);
+
+/* Stop serving.  A call already being performed (a connect blocked on a
+ * full backlog) finishes on its own, answered, without @record. */
+void broker_stop(struct broker *b);
+
+#endif

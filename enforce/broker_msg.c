@@ -1,0 +1,215 @@
+/*
+ * broker_msg.c - sendmsg and sendmmsg performed by the broker: the
+ * message header, its address, its data (bounded: BROKER_SEND_MAX) and
+ * its control data (BROKER_CONTROL_MAX) copied once from the command,
+ * the descriptors of an SCM_RIGHTS message taken from the command with
+ * pidfd_getfd() and passed on in their place.  SCM_CREDENTIALS goes as
+ * the command wrote it: the kernel checks it against the broker's own
+ * credentials (a pid other than the supervisor's is refused, EPERM,
+ * unless the supervisor is root).
+ *
+ * Runs in the supervisor's worker threads; frees and closes all it
+ * took before returning.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "enforce/broker_call.h"
+
+/* One message, copied. */
+struct msg_copy {
+	struct msghdr m;
+	struct sockaddr_storage ss;
+	socklen_t sslen;
+	struct iovec iov;
+	char *control;
+	int fds[BROKER_FDS_MAX];
+	size_t nfds;
+	int pathfd;
+};
+
+static void msg_free(struct msg_copy *mc)
+{
+	free(mc->iov.iov_base);
+	free(mc->control);
+	for (size_t i = 0; i < mc->nfds; i++)
+		close(mc->fds[i]);
+	if (mc->pathfd >= 0)
+		close(mc->pathfd);
+}
+
+/* The address (mc->sslen bytes, read with the iovec array: one system
+ * call less) and the data of @uiov[0..@n), concatenated, bounded. */
+static int read_data(const struct broker_call *c, const struct msghdr *um,
+		     struct msg_copy *mc)
+{
+	size_t n = um->msg_iovlen, total = 0, at = 0;
+	struct iovec *uiov;
+	int ret = 0;
+
+	if (n > IOV_MAX)
+		return -EMSGSIZE;
+	uiov = calloc(n ? n : 1, sizeof(*uiov));
+	if (!uiov)
+		return -ENOMEM;
+	ret = broker_read2(c, uiov, (uintptr_t)um->msg_iov, n * sizeof(*uiov),
+			   &mc->ss, (uintptr_t)um->msg_name, mc->sslen);
+	for (size_t i = 0; !ret && i < n; i++) {
+		if (uiov[i].iov_len > SSIZE_MAX - total)
+			ret = -EINVAL;
+		else
+			total += uiov[i].iov_len;
+	}
+	if (!ret && total > BROKER_SEND_MAX) {
+		if (broker_sock_type(c) != SOCK_STREAM)
+			ret = -EMSGSIZE;
+		total = BROKER_SEND_MAX;
+	}
+	mc->iov.iov_base = ret ? NULL : malloc(total ? total : 1);
+	if (!ret && !mc->iov.iov_base)
+		ret = -ENOMEM;
+	for (size_t i = 0; !ret && i < n && at < total; i++) {
+		size_t part = uiov[i].iov_len;
+
+		if (part > total - at)
+			part = total - at;
+		ret = broker_read(c, (char *)mc->iov.iov_base + at,
+				  (uintptr_t)uiov[i].iov_base, part);
+		at += part;
+	}
+	mc->iov.iov_len = total;
+	free(uiov);
+	return ret;
+}
+
+/* Take the descriptors of each SCM_RIGHTS message from the command. */
+static int take_fds(const struct broker_call *c, struct msg_copy *mc)
+{
+	for (struct cmsghdr *h = CMSG_FIRSTHDR(&mc->m); h;
+	     h = CMSG_NXTHDR(&mc->m, h)) {
+		size_t n;
+
+		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS ||
+		    h->cmsg_len < CMSG_LEN(0))
+			continue;
+		n = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (size_t i = 0; i < n; i++) {
+			unsigned char *at = CMSG_DATA(h) + i * sizeof(int);
+			int fd;
+
+			if (mc->nfds == BROKER_FDS_MAX)
+				return -EINVAL;
+			memcpy(&fd, at, sizeof(fd));
+			fd = pidfd_getfd(c->pidfd, fd, 0);
+			if (fd < 0)
+				return -EBADF;
+			mc->fds[mc->nfds++] = fd;
+			memcpy(at, &fd, sizeof(fd));
+		}
+	}
+	return 0;
+}
+
+static int read_control(const struct broker_call *c, const struct msghdr *um,
+			struct msg_copy *mc)
+{
+	int ret;
+
+	if (!um->msg_controllen)
+		return 0;
+	if (um->msg_controllen > BROKER_CONTROL_MAX)
+		return -ENOBUFS;
+	mc->control = calloc(1, um->msg_controllen);
+	if (!mc->control)
+		return -ENOMEM;
+	ret = broker_read(c, mc->control, (uintptr_t)um->msg_control,
+			  um->msg_controllen);
+	mc->m.msg_control = mc->control;
+	mc->m.msg_controllen = um->msg_controllen;
+	return ret ? ret : take_fds(c, mc);
+}
+
+/* Copy the message at @addr and decide on its address. */
+static int read_msg(const struct broker_call *c, uint64_t addr,
+		    struct msg_copy *mc)
+{
+	struct msghdr um;
+	int ret;
+
+	memset(mc, 0, sizeof(*mc));
+	mc->pathfd = -1;
+	ret = broker_read(c, &um, addr, sizeof(um));
+	if (ret)
+		return ret;
+	if (um.msg_name && um.msg_namelen) {
+		if (um.msg_namelen > sizeof(mc->ss))
+			return -EINVAL;
+		mc->sslen = um.msg_namelen;
+	}
+	ret = read_data(c, &um, mc);
+	if (!ret)
+		ret = read_control(c, &um, mc);
+	if (!ret)
+		ret = broker_vet(c, "sendmsg", &mc->ss, &mc->sslen,
+				 &mc->pathfd);
+	if (ret)
+		return ret;
+	mc->m.msg_name = mc->sslen ? &mc->ss : NULL;
+	mc->m.msg_namelen = mc->sslen;
+	mc->m.msg_iov = &mc->iov;
+	mc->m.msg_iovlen = 1;
+	return 0;
+}
+
+static long send_one(const struct broker_call *c, uint64_t addr, int flags)
+{
+	struct msg_copy mc;
+	long ret = read_msg(c, addr, &mc);
+
+	if (!ret) {
+		ssize_t sent = broker_send(c, &mc.m, flags);
+
+		ret = sent < 0 ? broker_epipe(c, -errno, flags) : (long)sent;
+	}
+	msg_free(&mc);
+	return ret;
+}
+
+long broker_sendmsg(const struct broker_call *c)
+{
+	return send_one(c, c->n->data.args[1], (int)c->n->data.args[2]);
+}
+
+/* Each message in turn, its msg_len written back as the kernel does;
+ * the count sent, or the first error when none was. */
+long broker_sendmmsg(const struct broker_call *c)
+{
+	uint64_t vec = c->n->data.args[1];
+	unsigned int vlen = (unsigned int)c->n->data.args[2];
+	int flags = (int)c->n->data.args[3];
+	unsigned int i;
+
+	if (vlen > IOV_MAX)
+		vlen = IOV_MAX;
+	for (i = 0; i < vlen; i++) {
+		uint64_t at = vec + i * sizeof(struct mmsghdr);
+		long ret = send_one(c, at, flags);
+		unsigned int len = (unsigned int)ret;
+		struct iovec local = { &len, sizeof(len) };
+		struct iovec remote = {
+			(void *)(uintptr_t)(at +
+					    offsetof(struct mmsghdr, msg_len)),
+			sizeof(len)
+		};
+
+		if (ret < 0)
+			return i ? (long)i : ret;
+		process_vm_writev((pid_t)c->n->pid, &local, 1, &remote, 1, 0);
+	}
+	return (long)i;
+}

@@ -1,0 +1,102 @@
+/*
+ * unixdiag.c - is the UNIX socket bound at a file one of the host's
+ * network namespace?  Asked of the kernel's socket diagnostics
+ * (NETLINK_SOCK_DIAG, UDIAG_SHOW_VFS: the device and inode of each bound
+ * socket's file), in the caller's network namespace.
+ *
+ * The broker asks it of the sockets in the temp dirs the command shares
+ * with the host (/tmp, /var/tmp): with the network off the command has
+ * a network namespace of its own, so a socket it bound itself is not
+ * among the host's, and one a process outside bound (an ssh-agent, a
+ * tmux started after the command) is.
+ */
+#include <errno.h>
+#include <linux/netlink.h>
+#include <linux/rtnetlink.h>
+#include <linux/sock_diag.h>
+#include <linux/unix_diag.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "enforce/unixdiag.h"
+
+/* The kernel's own dev_t, as UNIX_DIAG_VFS gives it: major << 20. */
+static bool same_dev(__u32 kdev, dev_t dev)
+{
+	return (kdev >> 20) == major(dev) && (kdev & 0xfffff) == minor(dev);
+}
+
+/* Does the message @h name a socket bound at @dev, @ino? */
+static bool names(const struct nlmsghdr *h, dev_t dev, ino_t ino)
+{
+	const struct unix_diag_msg *m = NLMSG_DATA(h);
+	const struct rtattr *a = (const struct rtattr *)(m + 1);
+	int len = (int)h->nlmsg_len - NLMSG_LENGTH(sizeof(*m));
+
+	for (; RTA_OK(a, len); a = RTA_NEXT(a, len)) {
+		const struct unix_diag_vfs *v = RTA_DATA(a);
+
+		if (a->rta_type == UNIX_DIAG_VFS &&
+		    RTA_PAYLOAD(a) >= (int)sizeof(*v) &&
+		    v->udiag_vfs_ino == (__u32)ino &&
+		    same_dev(v->udiag_vfs_dev, dev))
+			return true;
+	}
+	return false;
+}
+
+/* Read the dump's answers; 1 when one names @dev, @ino. */
+static int scan(int fd, dev_t dev, ino_t ino)
+{
+	static __thread char buf[32768] __attribute__((aligned(8)));
+	int found = 0;
+
+	for (;;) {
+		ssize_t n = recv(fd, buf, sizeof(buf), 0);
+		const struct nlmsghdr *h = (const struct nlmsghdr *)buf;
+		int left = (int)n;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EPROTO;
+		for (; NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+			if (h->nlmsg_type == NLMSG_DONE)
+				return found;
+			if (h->nlmsg_type == NLMSG_ERROR)
+				return -EPROTO;
+			if (h->nlmsg_type == SOCK_DIAG_BY_FAMILY &&
+			    h->nlmsg_len >=
+				    NLMSG_LENGTH(sizeof(struct unix_diag_msg)))
+				found |= names(h, dev, ino);
+		}
+	}
+}
+
+int unixdiag_bound_here(dev_t dev, ino_t ino)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct unix_diag_req req;
+	} msg = {
+		.nlh = { .nlmsg_len = sizeof(msg),
+			 .nlmsg_type = SOCK_DIAG_BY_FAMILY,
+			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
+		.req = { .sdiag_family = AF_UNIX,
+			 .udiag_states = ~0u,
+			 .udiag_show = UDIAG_SHOW_VFS },
+	};
+	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
+			NETLINK_SOCK_DIAG);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = send(fd, &msg, sizeof(msg), 0) == (ssize_t)sizeof(msg)
+		      ? scan(fd, dev, ino)
+		      : -errno;
+	close(fd);
+	return ret;
+}

@@ -1,0 +1,146 @@
+# UNIX sockets that a process outside binds after the command started:
+# the kernel side (the broker, enforce/broker.c) refuses them unless a
+# writable or --connect-unix root holds them, for a static binary that
+# no shim sees, stream and datagram, connect, sendto and sendmsg.  A
+# listener outside counts what arrives.
+
+# late_try KIND PATH [CORDON OPTIONS]: cordon runs the static unixpeer,
+# which waits for PATH; a second later a listener binds PATH outside
+# (or $LATE_BIND when set: PATH is then a link to it).  Sets $status,
+# $T/stdout and $contacts.  With $LATE_PLAIN set, unixpeer runs
+# without cordon (the twin).
+late_try() {
+	local kind=$1 path=$2 bind=${LATE_BIND:-$2} opt= pid
+	shift 2
+	[ "$kind" = connect ] || opt=-u
+	if [ -n "${LATE_PLAIN:-}" ]; then
+		"$HELPERS/unixpeer" "$kind" "$path" 20 > "$T/stdout" 2> "$T/stderr" &
+	else
+		"$CORDON" "$@" -- "$HELPERS/unixpeer" "$kind" "$path" 20 \
+			> "$T/stdout" 2> "$T/stderr" &
+	fi
+	pid=$!
+	sleep 1
+	start_listener -t 30 $opt -p "$bind"
+	wait "$pid"
+	status=$?
+	sleep 0.3
+	contacts=$(cat "$T/count" 2> /dev/null || echo missing)
+	nx_stop
+	rm -f "$bind"
+}
+
+# late_plain KIND PATH: the twin, unsandboxed.
+late_plain() {
+	LATE_PLAIN=1 late_try "$1" "$2"
+}
+
+test_unix_late_socket_outside_is_unreachable() {
+	local kind
+	mkdir -p "$T/out/late"
+	for kind in connect sendto sendmsg; do
+		# a directory the command may not see at all
+		late_try $kind "$T/out/late/s"
+		[ "$contacts" = 0 ] || { show; fail "$kind: the listener saw $contacts contacts"; }
+		assert_status_not 0
+		assert_stdout_has "^fail EACCES$"
+		# the twin: the same peer reaches it unsandboxed
+		late_plain $kind "$T/out/late/s"
+		assert_status 0
+		[ "$contacts" = 1 ] || fail "$kind: the twin saw $contacts contacts"
+	done
+}
+
+test_unix_late_socket_in_a_read_only_root_is_unreachable() {
+	local kind
+	mkdir -p "$T/out/late"
+	for kind in connect sendto sendmsg; do
+		late_try $kind "$T/out/late/s" --read "$T/out/late"
+		[ "$contacts" = 0 ] || { show; fail "$kind: the listener saw $contacts contacts"; }
+		assert_status_not 0
+		# granted: reached, by --connect-unix and under a --write root
+		late_try $kind "$T/out/late/s" --connect-unix "$T/out/late"
+		assert_status 0
+		[ "$contacts" = 1 ] || { show; fail "$kind: --connect-unix: $contacts contacts"; }
+		late_try $kind "$T/out/late/s" --write "$T/out/late"
+		assert_status 0
+		[ "$contacts" = 1 ] || { show; fail "$kind: --write: $contacts contacts"; }
+	done
+}
+
+# The workspace is writable: a socket a process outside binds there
+# later is the command's to reach (a dev server, a language server).
+test_unix_late_socket_in_the_workspace_is_reached() {
+	late_try connect "$T/ws/s"
+	assert_status 0
+	[ "$contacts" = 1 ] || { show; fail "the listener saw $contacts contacts"; }
+	late_try sendto "$T/ws/d"
+	assert_status 0
+	[ "$contacts" = 1 ] || { show; fail "the listener saw $contacts datagrams"; }
+}
+
+# A symlink in the workspace to a socket outside: the broker decides on
+# what the link leads to.
+test_unix_late_symlink_to_a_socket_outside_is_refused() {
+	mkdir -p "$T/out/late"
+	ln -s "$T/out/late/s" "$T/ws/link"
+	LATE_BIND=$T/out/late/s late_try connect "$T/ws/link"
+	[ "$contacts" = 0 ] || { show; fail "the listener saw $contacts contacts"; }
+	assert_status_not 0
+	# the twin: the link to a socket in the workspace is followed
+	ln -sf "$T/ws/real" "$T/ws/link"
+	LATE_BIND=$T/ws/real late_try connect "$T/ws/link"
+	assert_status 0
+	[ "$contacts" = 1 ] || { show; fail "the twin saw $contacts contacts"; }
+	rm -f "$T/ws/link"
+}
+
+# /tmp is the host's, shared with its other processes (an ssh-agent or
+# a tmux started after the command): their sockets there are not the
+# command's for lying under a default writable root.  The command's own
+# socket there is (it is bound in the command's network namespace).
+test_unix_late_socket_in_shared_tmp_of_a_process_outside_is_unreachable() {
+	local dir kind
+	dir=$(mktemp -d /tmp/cordon-it-late.XXXXXX) || fail "mktemp"
+	for kind in connect sendto; do
+		late_try $kind "$dir/s"
+		[ "$contacts" = 0 ] || { show; rm -rf "$dir"; fail "$kind: the listener saw $contacts contacts"; }
+		assert_status_not 0
+		late_try $kind "$dir/s" --connect-unix "$dir"
+		assert_status 0
+		[ "$contacts" = 1 ] || { show; rm -rf "$dir"; fail "$kind: --connect-unix: $contacts contacts"; }
+		late_plain $kind "$dir/s"
+		[ "$contacts" = 1 ] || { rm -rf "$dir"; fail "$kind: the twin saw $contacts contacts"; }
+	done
+	rm -rf "$dir"
+	# the command's own, bound and reached inside (static: no shim)
+	cordon -- sh -c 'd=$(mktemp -d /tmp/cordon-own.XXXXXX) &&
+		{ "$1" -p "$d/s" -t 5 "$d/port" "$d/count" & } &&
+		"$2" connect "$d/s" 5 && sleep 0.3 && cat "$d/count"; rm -rf "$d"' _ \
+		"$HELPERS/listener" "$HELPERS/unixpeer"
+	assert_status 0
+	assert_stdout_has '^ok$'
+	assert_stdout_has '^1$'
+}
+
+# Under another supervisor's seccomp listener (the kernel takes one per
+# chain of filters), the broker cannot be made: cordon refuses (125)
+# and names it, unless --best-effort, which says what it lacks.
+test_unix_late_no_broker_under_another_supervisor() {
+	need_helper holdnotify
+	"$HELPERS/holdnotify" "$CORDON" -- touch "$T/ws/ran" > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	assert_stderr_has "cannot enforce UNIX socket files bound after the start"
+	assert_absent "$T/ws/ran"
+	"$HELPERS/holdnotify" "$CORDON" --best-effort -- touch "$T/ws/ran" > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 0
+	assert_stderr_has "NOT ENFORCED: UNIX socket files bound after the start"
+	assert_exists "$T/ws/ran"
+	# the twin: without the listener above, the run is whole
+	rm -f "$T/ws/ran"
+	cordon -- touch "$T/ws/ran"
+	assert_status 0
+	assert_exists "$T/ws/ran"
+}
