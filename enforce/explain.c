@@ -271,13 +271,19 @@ static json_t *port_json(const char *given, unsigned int port,
 	return o;
 }
 
+/* The access asked about, as the text and the document name it. */
+static const char *access_word(const struct cli *c)
+{
+	if (c->explain_connect)
+		return "connect";
+	return c->explain_need == RIGHT_U ? "connect-unix"
+					  : rule_word(c->explain_need);
+}
+
 /* The document: what was asked, whether all is allowed, the answers. */
 static int print_json(const struct cli *c, json_t *answers, bool all)
 {
-	const char *access = c->explain_connect ? "connect"
-			     : c->explain_need == RIGHT_U
-				     ? "connect-unix"
-				     : rule_word(c->explain_need);
+	const char *access = access_word(c);
 	json_t *doc = json_object();
 	size_t len = 0;
 	char *s = NULL;
@@ -321,7 +327,7 @@ static int explain_one(const struct cli *c, const char *given, json_t *answers)
 		if (!v.err)
 			decide_path(p, c->explain_need, resolved, &v);
 		if (!answers)
-			print_line(rule_word(c->explain_need), given,
+			print_line(access_word(c), given,
 				   v.err ? NULL : resolved, &v);
 		o = answers ? path_json(p, c->explain_need, given, resolved, &v)
 			    : NULL;

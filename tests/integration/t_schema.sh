@@ -109,6 +109,8 @@ test_schema_explain_json() {
 	explain_agree --exec "$T/out/secret" /usr/bin/true -x "$T/out"
 	explain_agree --write ./mine -m read-only
 	explain_agree --read /usr/bin/true "$T/out/secret" --no-defaults -x /usr
+	explain_agree --connect-unix "$T/out/secret" ./mine --connect-unix "$T/out"
+	explain_agree --connect-unix "$T/out/secret"
 	explain_agree --connect 443 80 http --connect 443
 	explain_agree --connect 80 --net
 	explain_agree --connect 22

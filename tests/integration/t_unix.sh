@@ -61,10 +61,10 @@ test_unix_explain_connect_unix() {
 	listen_unix "$T/out/sd/s"
 	cordon explain --connect-unix "$T/out/sd/s"
 	assert_status 1
-	assert_stdout_has "^denied connect $T/out/sd/s: outside the writable and --connect-unix roots .*; allow with --connect-unix $T/out/sd/s$"
+	assert_stdout_has "^denied connect-unix $T/out/sd/s: outside the writable and --connect-unix roots .*; allow with --connect-unix $T/out/sd/s$"
 	cordon explain --connect-unix "$T/out/sd/s" --connect-unix "$T/out/sd"
 	assert_status 0
-	assert_stdout_has "^allowed connect $T/out/sd/s: granted by $T/out/sd (c)$"
+	assert_stdout_has "^allowed connect-unix $T/out/sd/s: granted by $T/out/sd (c)$"
 	# a writable root lets its sockets be reached as well
 	cordon explain --connect-unix "$T/out/sd/s" --write "$T/out"
 	assert_status 0
