@@ -31,7 +31,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <linux/sockios.h>
 #include <sys/pidfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/un.h>
@@ -211,6 +213,28 @@ static int unix_vet(const struct broker_call *c, const char *op,
 	return 0;
 }
 
+/* Does the command's socket live in another network namespace than
+ * the supervisor's: the command's own? */
+static bool own_netns(const struct broker_call *c)
+{
+	static ino_t mine;
+	struct stat st;
+	int ns;
+
+	if (!__atomic_load_n(&mine, __ATOMIC_RELAXED)) {
+		if (stat("/proc/self/ns/net", &st) != 0)
+			return false;
+		__atomic_store_n(&mine, st.st_ino, __ATOMIC_RELAXED);
+	}
+	ns = ioctl(c->sock, SIOCGSKNS);
+	if (ns < 0)
+		return false;
+	if (fstat(ns, &st) != 0)
+		st.st_ino = mine;
+	close(ns);
+	return st.st_ino != __atomic_load_n(&mine, __ATOMIC_RELAXED);
+}
+
 int broker_vet(const struct broker_call *c, const char *op,
 	       struct sockaddr_storage *ss, socklen_t *len, int *pathfd)
 {
@@ -228,9 +252,13 @@ int broker_vet(const struct broker_call *c, const char *op,
 			return -EINVAL; /* as the kernel answers */
 		/* Abstract: Landlock's scope refuses one bound outside the
 		 * command's domain, and the broker, outside that domain, cannot
-		 * tell; refused as the scope refuses (the shim does too). */
+		 * tell, unless the socket lives in a network namespace of the
+		 * command's own (the network off), where abstract names are
+		 * the command's alone; else refused as the scope refuses. */
 		if (sun->sun_path[0] == '\0')
-			return -EPERM;
+			return !own_netns(c)	? -EPERM
+			       : still_valid(c) ? 0
+						: -ENOENT;
 		return unix_vet(c, op, ss, len, pathfd);
 	case AF_INET:
 		if (*len >= sizeof(struct sockaddr_in))

@@ -37,6 +37,8 @@ static const char *allow(const struct tally *t, const struct tally_target *tg,
 		return "; " RULE_NO_OPTION;
 	if (tg->option == TALLY_NO_LINK)
 		return "; " RULE_NO_LINK;
+	if (tg->option == TALLY_NO_GRANT)
+		return "; no option allows this";
 	if (tg->option < 0 || (size_t)tg->option >= t->noptions)
 		return "";
 	if (tally_is_own(t->options[tg->option].path, own))

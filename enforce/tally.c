@@ -188,7 +188,7 @@ static int net_option(struct tally *t, json_t *record)
 		o.text = text;
 		return option_add(t, &o);
 	}
-	return TALLY_NO_OPTION;
+	return TALLY_NO_GRANT;
 }
 
 static void count(struct tally *t, json_t *record)

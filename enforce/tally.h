@@ -26,6 +26,9 @@
 #define TALLY_NO_OPTION (-1)
 #define TALLY_LOST	(-2)
 #define TALLY_NO_LINK	(-3) /* RULE_NO_LINK: a hard link across mounts */
+/* No option, for a reason of the record's own (a raw socket, an
+ * abstract UNIX socket of a process outside): its rule says it. */
+#define TALLY_NO_GRANT (-4)
 
 struct tally_target {
 	char what[256]; /* the resolved path, or the destination */

@@ -62,8 +62,8 @@ int main(int argc, char **argv)
 	if (!stream && strcmp(argv[1], "sendto") != 0 &&
 	    strcmp(argv[1], "sendmsg") != 0)
 		return 2;
-	strcpy(sun.sun_path, argv[2]);
-	wait_for(argv[2], argc == 4 ? atol(argv[3]) : 0);
+	memcpy(sun.sun_path, argv[2], strlen(argv[2]) + 1);
+	wait_for(argv[2], argc == 4 ? strtol(argv[3], NULL, 10) : 0);
 	fd = syscall(SYS_socket, AF_UNIX, stream ? SOCK_STREAM : SOCK_DGRAM, 0);
 	if (fd < 0)
 		return fail();

@@ -106,3 +106,27 @@ assert "write" not in p, p' "$T/p.json" "$T/out/sd/s" || { cat "$T/p.json"; fail
 	nx_contacts 2
 	nx_stop
 }
+
+# An abstract UNIX socket between the command's own processes: with the
+# network off it lives in the command's own network namespace, and the
+# broker performs the connect; a process outside binds in the host's
+# namespace, out of reach.
+test_unix_abstract_socket_of_the_command_itself() {
+	local prog='import os, socket, sys
+name = b"\0cordon-it-own-%d" % os.getpid()
+l = socket.socket(socket.AF_UNIX); l.bind(name); l.listen(1)
+c = socket.socket(socket.AF_UNIX); c.connect(name)
+a, _ = l.accept(); c.send(b"hi"); print(a.recv(2).decode())'
+	cordon -- python3 -c "$prog"
+	assert_status 0
+	assert_stdout_has '^hi$'
+	# the same program bare (the twin of the numbers, not of a refusal)
+	plain python3 -c "$prog"
+	assert_status 0
+	assert_stdout_has '^hi$'
+	# with the network shared the broker cannot tell its own from the
+	# host's (README, not contained): refused, and no option is named
+	cordon --net -- python3 -c "$prog"
+	assert_status_not 0
+	assert_stderr_has "^cordon: .*@cordon-it-own-[0-9]*; no option allows this\$"
+}
