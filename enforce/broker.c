@@ -104,6 +104,7 @@
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -303,20 +304,26 @@ static void answer(struct broker *b, const struct seccomp_notif *n)
 
 static void *worker(void *arg);
 
-/* With b->mu held: one more thread, which takes a reference. */
+/* With b->mu held: one more thread, which takes a reference.  It
+ * blocks every signal: the supervisor's own thread takes them (a
+ * forwarded Ctrl-C), and none interrupts a call the broker performs. */
 static void spawn(struct broker *b)
 {
 	pthread_attr_t attr;
+	sigset_t all, old;
 	pthread_t t;
 
 	if (b->threads >= BROKER_THREADS_MAX || pthread_attr_init(&attr))
 		return;
 	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_attr_setstacksize(&attr, 256u << 10);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	if (!pthread_create(&t, &attr, worker, b)) {
 		b->threads++;
 		b->refs++;
 	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pthread_attr_destroy(&attr);
 }
 
