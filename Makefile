@@ -49,11 +49,14 @@ CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
 # is unset) and libcap-ng's initgroups need the same glibc's NSS
 # modules at run time: they are those of the machine that built it.
 # Under sanitizers (make check) it stays dynamic.  The other programs
-# (tests, helpers) link the three libraries statically.
-LIBS = -Wl,-Bstatic -lseccomp -ljansson -lcap-ng -Wl,-Bdynamic
+# (tests, helpers) link the four libraries statically.  libevent_core
+# is the egress proxy's loop (enforce/proxy.c); Debian's libevent_core.a
+# is built -fPIE, so the static-pie launcher takes it as it is.
+LIBS = -Wl,-Bstatic -lseccomp -ljansson -lcap-ng -levent_core \
+	-Wl,-Bdynamic -lpthread
 ifeq ($(SAN),)
 CORDON_LDFLAGS = -static-pie
-CORDON_LIBS = -lseccomp -ljansson -lcap-ng
+CORDON_LIBS = -lseccomp -ljansson -lcap-ng -levent_core -lpthread
 else
 CORDON_LDFLAGS =
 CORDON_LIBS = $(LIBS)
@@ -114,6 +117,7 @@ LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
 	enforce/mounts.c enforce/covers.c enforce/devices.c enforce/pid1.c \
 	enforce/caps.c enforce/probe.c enforce/probe_checks.c enforce/probe_unix.c \
 	enforce/probe_iso.c enforce/platform_linux.c shim/real.c shim/guard.c \
+	$(wildcard enforce/proxy*.c) \
 	shim/exec_env_linux.c shim/core/preload_linux.c shim/standalone.c \
 	$(wildcard shim/hook_*.c)
 SHARED_SRCS := $(filter-out $(LINUX_ONLY),$(SHARED_SRCS)) \
@@ -208,7 +212,10 @@ $(B)/bench/empty.so: scripts/bench/empty.c
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ $<
-$(B)/bench/llonly $(B)/bench/isocost $(B)/bench/unixconnect: $(B)/bench/%: \
+# proxybench (the egress proxy, issue 19) is built on request only:
+# make build/bench/proxybench; run.sh does not run it yet.
+$(B)/bench/llonly $(B)/bench/isocost $(B)/bench/unixconnect \
+		$(B)/bench/proxybench: $(B)/bench/%: \
 		scripts/bench/%.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"

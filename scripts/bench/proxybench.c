@@ -1,0 +1,238 @@
+/*
+ * proxybench.c - the egress proxy's cost on loopback (enforce/proxy.h),
+ * the proxy run in this process on its own thread as the supervisor
+ * would: the throughput of a 100 MB transfer through CONNECT beside the
+ * same transfer direct, the time each connection gains (direct connect
+ * and first byte, against the proxy's accept, CONNECT, its connect and
+ * the first byte; by IP rule, and by a name resolved with getaddrinfo),
+ * and the memory 100 open tunnels take.  Not part of the tests.
+ *
+ *   proxybench [MB [CONNECTS]]
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "enforce/proxy.h"
+
+static size_t total = 100u << 20;
+static int big_fd, big_port, tiny_fd, tiny_port, hold_fd, hold_port;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int listen_on(int *port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || bind(fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    listen(fd, 1024) || getsockname(fd, (struct sockaddr *)&a, &len)) {
+		perror("proxybench: listen");
+		exit(1);
+	}
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+static int dial(int port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_port = htons((uint16_t)port),
+				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), one = 1;
+
+	if (fd < 0 || connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		perror("proxybench: connect");
+		exit(1);
+	}
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	return fd;
+}
+
+/* Sends @total bytes to each peer, or one byte ("tiny"). */
+static void *serve(void *arg)
+{
+	static char chunk[1 << 16];
+	bool tiny = arg != NULL;
+	int fd = tiny ? tiny_fd : big_fd, c;
+
+	while ((c = accept(fd, NULL, NULL)) >= 0) {
+		for (size_t sent = 0; !tiny && sent < total;) {
+			size_t n = total - sent < sizeof(chunk) ? total - sent
+								: sizeof(chunk);
+			ssize_t w = write(c, chunk, n);
+
+			if (w <= 0)
+				break;
+			sent += (size_t)w;
+		}
+		if (tiny && write(c, "x", 1) != 1)
+			perror("proxybench: tiny");
+		close(c);
+	}
+	return NULL;
+}
+
+static size_t drain(int fd)
+{
+	static char buf[1 << 16];
+	size_t got = 0;
+	ssize_t n;
+
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		got += (size_t)n;
+	return got;
+}
+
+/* CONNECT @host:@port through the proxy at @pport; the 200 read. */
+static int tunnel(int pport, const char *host, int port)
+{
+	char req[128], ans[64];
+	int fd = dial(pport);
+	size_t got = 0;
+	ssize_t n;
+
+	snprintf(req, sizeof(req), "CONNECT %s:%d HTTP/1.1\r\n\r\n", host,
+		 port);
+	if (write(fd, req, strlen(req)) < 0)
+		exit(1);
+	while (got < 39 && (n = read(fd, ans + got, 39 - got)) > 0)
+		got += (size_t)n;
+	if (got != 39 || strncmp(ans, "HTTP/1.1 200", 12)) {
+		fprintf(stderr, "proxybench: CONNECT %s: %.*s\n", host,
+			(int)got, ans);
+		exit(1);
+	}
+	return fd;
+}
+
+static double throughput(int pport)
+{
+	double t0 = now();
+	int fd = pport ? tunnel(pport, "127.0.0.1", big_port) : dial(big_port);
+	size_t got = drain(fd);
+
+	close(fd);
+	if (got != total) {
+		fprintf(stderr, "proxybench: %zu of %zu bytes\n", got, total);
+		exit(1);
+	}
+	return (double)total / (now() - t0) / 1e6;
+}
+
+/* Mean seconds of a connect up to its first byte. */
+static double latency(int pport, const char *host, int n)
+{
+	double t0 = now();
+	char c;
+
+	for (int i = 0; i < n; i++) {
+		int fd = pport ? tunnel(pport, host, tiny_port)
+			       : dial(tiny_port);
+
+		if (read(fd, &c, 1) != 1)
+			exit(1);
+		close(fd);
+	}
+	return (now() - t0) / n;
+}
+
+static long rss_kb(void)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb;
+}
+
+int main(int argc, char **argv)
+{
+	static struct proxy_rule rules[3];
+	struct proxy_policy pol = { 0 };
+	struct proxy *px;
+	pthread_t t;
+	int pport, n = argc > 2 ? atoi(argv[2]) : 1000, fds[100];
+	double d[3], p[3], ld, lp, ln;
+	char spec[64];
+	long rss0;
+
+	if (argc > 1)
+		total = (size_t)strtoul(argv[1], NULL, 10) << 20;
+	big_fd = listen_on(&big_port);
+	tiny_fd = listen_on(&tiny_port);
+	hold_fd = listen_on(&hold_port);
+	pthread_create(&t, NULL, serve, NULL);
+	pthread_create(&t, NULL, serve, &tiny_port);
+	snprintf(spec, sizeof(spec), "127.0.0.1:%d", big_port);
+	proxy_rule_parse(spec, &rules[0]);
+	snprintf(spec, sizeof(spec), "127.0.0.1:%d", tiny_port);
+	proxy_rule_parse(spec, &rules[1]);
+	snprintf(spec, sizeof(spec), "localhost:%d", tiny_port);
+	proxy_rule_parse(spec, &rules[2]);
+	pol.rules = rules;
+	pol.nrules = 3;
+	if (proxy_start(&px, listen_on(&pport), &pol, NULL, NULL)) {
+		fprintf(stderr, "proxybench: cannot start the proxy\n");
+		return 1;
+	}
+	for (int i = 0; i < 3; i++) {
+		d[i] = throughput(0);
+		p[i] = throughput(pport);
+	}
+	ld = latency(0, NULL, n);
+	lp = latency(pport, "127.0.0.1", n);
+	ln = latency(pport, "localhost", n);
+	printf("transfer of %zu MB, best of 3:\n", total >> 20);
+	printf("  direct      %8.0f MB/s  (%.0f %.0f %.0f)\n",
+	       d[0] > d[1] ? (d[0] > d[2] ? d[0] : d[2])
+			   : (d[1] > d[2] ? d[1] : d[2]),
+	       d[0], d[1], d[2]);
+	printf("  CONNECT     %8.0f MB/s  (%.0f %.0f %.0f)\n",
+	       p[0] > p[1] ? (p[0] > p[2] ? p[0] : p[2])
+			   : (p[1] > p[2] ? p[1] : p[2]),
+	       p[0], p[1], p[2]);
+	printf("connect to first byte, mean of %d:\n", n);
+	printf("  direct          %7.1f us\n", ld * 1e6);
+	printf("  CONNECT to IP   %7.1f us  (+%.1f us)\n", lp * 1e6,
+	       (lp - ld) * 1e6);
+	printf("  CONNECT to name %7.1f us  (+%.1f us, getaddrinfo)\n",
+	       ln * 1e6, (ln - ld) * 1e6);
+	/* tunnels to a listener that never accepts: they stay open */
+	snprintf(spec, sizeof(spec), "127.0.0.1:%d", hold_port);
+	proxy_stop(px);
+	proxy_rule_parse(spec, &rules[0]);
+	pol.nrules = 1;
+	if (proxy_start(&px, listen_on(&pport), &pol, NULL, NULL))
+		return 1;
+	rss0 = rss_kb();
+	for (int i = 0; i < 100; i++)
+		fds[i] = tunnel(pport, "127.0.0.1", hold_port);
+	printf("100 open tunnels: +%ld KB of resident memory (%ld KB)\n",
+	       rss_kb() - rss0, rss_kb());
+	for (int i = 0; i < 100; i++)
+		close(fds[i]);
+	proxy_stop(px);
+	return 0;
+}
