@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ifaddrs.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,8 @@
 
 #include "enforce/proxy_int.h"
 #include "enforce/record.h"
+
+#define ACCEPT_RETRY_MS 100
 
 static void stats_add(struct proxy *px, int conns, bool refused)
 {
@@ -62,6 +65,7 @@ void conn_free(struct conn *c)
 		bufferevent_free(c->up);
 	if (c->timer)
 		event_free(c->timer);
+	tunnel_splice_free(c);
 	free(c->head);
 	if (c->prev)
 		c->prev->next = c->next;
@@ -261,6 +265,7 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
 	(void)salen;
 	if (c) {
 		c->px = px;
+		c->fd[0] = c->fd[1] = -1;
 		c->client = bufferevent_socket_new(px->base, fd,
 						   BEV_OPT_CLOSE_ON_FREE);
 		c->timer = evtimer_new(px->base, on_timer, c);
@@ -283,6 +288,27 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
 	if (px->stats.conns >= px->pol.conns_max)
 		evconnlistener_disable(l);
 	conn_start(c);
+}
+
+static void on_retry(evutil_socket_t fd, short what, void *arg)
+{
+	struct proxy *px = arg;
+
+	(void)fd;
+	(void)what;
+	if (px->stats.conns < px->pol.conns_max)
+		evconnlistener_enable(px->listener);
+}
+
+/* accept() failed (EMFILE, ENFILE, ENOBUFS): pause rather than spin
+ * or print; a connection that ends or the timer resumes. */
+static void on_accept_error(struct evconnlistener *l, void *arg)
+{
+	struct proxy *px = arg;
+	struct timeval tv = { .tv_usec = ACCEPT_RETRY_MS * 1000 };
+
+	evconnlistener_disable(l);
+	event_add(px->retry_ev, &tv);
 }
 
 static void on_done(evutil_socket_t fd, short what, void *arg)
@@ -309,7 +335,13 @@ static void on_stop(evutil_socket_t fd, short what, void *arg)
 static void *run(void *arg)
 {
 	struct proxy *px = arg;
+	sigset_t pipe;
 
+	/* a peer gone while we write: EPIPE here, never a SIGPIPE that
+	 * would end the supervisor (the signal stays pending, harmless) */
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe, NULL);
 	event_base_dispatch(px->base);
 	return NULL;
 }
@@ -347,8 +379,10 @@ static int setup(struct proxy *px, int listen_fd)
 	px->listener = evconnlistener_new(
 		px->base, on_accept, px,
 		LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, listen_fd);
-	if (!px->listener)
+	px->retry_ev = evtimer_new(px->base, on_retry, px);
+	if (!px->listener || !px->retry_ev)
 		return -ENOMEM;
+	evconnlistener_set_error_cb(px->listener, on_accept_error);
 	return resolver_start(px, &px->resolver);
 }
 
@@ -362,6 +396,8 @@ static void teardown(struct proxy *px)
 	resolver_stop(px->resolver);
 	if (px->done_ev)
 		on_done(px->donefd[0], 0, px); /* the jobs done, freed */
+	if (px->retry_ev)
+		event_free(px->retry_ev);
 	if (px->stop_ev)
 		event_free(px->stop_ev);
 	if (px->done_ev)

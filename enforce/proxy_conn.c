@@ -275,6 +275,22 @@ static void connect_failed(struct conn *c)
 	conn_http_error(c, c->last_err == ETIMEDOUT ? 504 : 502, why);
 }
 
+/* @len bytes at @buf to @bev's socket now when nothing is queued
+ * before them (the splice takes a tunnel only once the queues are
+ * empty); what does not go is queued. */
+static void send_now(struct bufferevent *bev, const void *buf, size_t len)
+{
+	ssize_t n = 0;
+
+	if (!evbuffer_get_length(bufferevent_get_output(bev)))
+		n = send(bufferevent_getfd(bev), buf, len,
+			 MSG_NOSIGNAL | MSG_DONTWAIT);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n < len)
+		bufferevent_write(bev, (const char *)buf + n, len - (size_t)n);
+}
+
 static void socks_ok(struct conn *c)
 {
 	struct sockaddr_storage ss;
@@ -297,7 +313,7 @@ static void socks_ok(struct conn *c)
 		memcpy(reply + 4, &a->sin_addr, 4);
 		memcpy(reply + 8, &a->sin_port, 2);
 	}
-	bufferevent_write(c->client, reply, n);
+	send_now(c->client, reply, n);
 }
 
 static void on_up_event(struct bufferevent *bev, short what, void *arg);
@@ -312,11 +328,14 @@ static void connected(struct conn *c)
 	if (c->socks)
 		socks_ok(c);
 	else if (c->req.kind == PROXY_CONNECT)
-		bufferevent_write(c->client, ok, sizeof(ok) - 1);
+		send_now(c->client, ok, sizeof(ok) - 1);
 	else
-		bufferevent_write(c->up, c->head, c->head_len);
+		send_now(c->up, c->head, c->head_len);
 	free(c->head);
 	c->head = NULL;
+	bufferevent_set_timeouts(c->up, NULL, NULL);
+	if (tunnel_splice(c))
+		return;
 	bufferevent_setwatermark(c->client, EV_READ, 0, 0);
 	/* libevent reads and writes 16 KB at a time by default: a tenth
 	 * of loopback's speed */
@@ -328,7 +347,6 @@ static void connected(struct conn *c)
 	}
 	bufferevent_setcb(c->client, tunnel_read, drained, on_client_event, c);
 	bufferevent_setcb(c->up, tunnel_read, drained, on_up_event, c);
-	bufferevent_set_timeouts(c->up, NULL, NULL);
 	evbuffer_add_buffer(bufferevent_get_output(c->up), in);
 	bufferevent_enable(c->client, EV_READ | EV_WRITE);
 	bufferevent_enable(c->up, EV_READ | EV_WRITE);
@@ -352,6 +370,14 @@ static void on_up_event(struct bufferevent *bev, short what, void *arg)
 	}
 	if (what & BEV_EVENT_EOF) {
 		c->up_eof = true;
+		if (!c->socks && c->req.kind == PROXY_HTTP) {
+			/* one request per connection: the answer is all */
+			c->client_eof = true;
+			bufferevent_disable(c->client, EV_READ);
+			evbuffer_drain(bufferevent_get_output(c->up),
+				       evbuffer_get_length(
+					       bufferevent_get_output(c->up)));
+		}
 		tunnel_read(bev, c);
 		return;
 	}
@@ -401,6 +427,11 @@ static void tunnel_read(struct bufferevent *bev, void *arg)
 
 	if (!to)
 		return;
+	/* write at once what the other side takes (its queue empty, so in
+	 * order): no round of the loop and no epoll_ctl per chunk */
+	if (!evbuffer_get_length(out))
+		evbuffer_write(bufferevent_get_input(bev),
+			       bufferevent_getfd(to));
 	evbuffer_add_buffer(out, bufferevent_get_input(bev));
 	conn_arm(c, c->px->pol.idle_ms);
 	if (evbuffer_get_length(out) >= cap) {
@@ -428,12 +459,12 @@ static void drained(struct bufferevent *bev, void *arg)
 
 	conn_arm(c, c->px->pol.idle_ms);
 	if (from_eof) {
-		if (!evbuffer_get_length(bufferevent_get_output(bev))) {
-			if (c->client_eof && c->up_eof)
-				conn_free(c);
-			else
-				half_close(bev);
-		}
+		if (evbuffer_get_length(bufferevent_get_output(bev)))
+			return;
+		if (!c->client_eof || !c->up_eof)
+			half_close(bev);
+		else if (!evbuffer_get_length(bufferevent_get_output(from)))
+			conn_free(c);
 		return;
 	}
 	bufferevent_setwatermark(bev, EV_WRITE, 0, 0);

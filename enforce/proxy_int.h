@@ -40,6 +40,15 @@ struct job {
 	struct sockaddr_storage addrs[PROXY_ADDRS_MAX];
 };
 
+/* One way of a spliced tunnel (proxy_splice.c). */
+struct splice_dir {
+	struct conn *conn; /* NULL: not set up */
+	int src, dst, pipe[2];
+	size_t pending; /* bytes in the pipe */
+	bool eof;	/* src ended: shut dst's writing once pending is 0 */
+	struct event *in_ev, *out_ev;
+};
+
 struct conn {
 	struct proxy *px;
 	struct conn *prev, *next;
@@ -56,12 +65,14 @@ struct conn {
 	struct sockaddr_storage addrs[PROXY_ADDRS_MAX];
 	size_t naddrs, next_addr;
 	int last_err;
+	int fd[2]; /* client, up: the splice's once it took them, else -1 */
+	struct splice_dir dir[2]; /* client to up, up to client */
 };
 
 struct proxy {
 	struct event_base *base;
 	struct evconnlistener *listener;
-	struct event *stop_ev, *done_ev;
+	struct event *stop_ev, *done_ev, *retry_ev;
 	int stopfd[2], donefd[2]; /* proxy_stop -> loop; resolvers -> loop */
 	pthread_t thread;
 	struct proxy_policy pol;
@@ -87,6 +98,10 @@ bool proxy_is_own(const struct proxy *px, const struct sockaddr *sa);
 /* proxy_conn.c */
 void conn_start(struct conn *c);
 void conn_resolved(struct conn *c, struct job *j);
+
+/* proxy_splice.c */
+bool tunnel_splice(struct conn *c);
+void tunnel_splice_free(struct conn *c);
 
 /* proxy_resolve.c */
 int resolver_start(struct proxy *px, struct resolver **out);

@@ -173,7 +173,8 @@ int main(int argc, char **argv)
 	struct proxy_policy pol = { 0 };
 	struct proxy *px;
 	pthread_t t;
-	int pport, n = argc > 2 ? atoi(argv[2]) : 1000, fds[100];
+	int pport, fds[100];
+	int n = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 1000;
 	double d[3], p[3], ld, lp, ln;
 	char spec[64];
 	long rss0;

@@ -190,6 +190,18 @@ static size_t hear(int fd, char *buf, size_t len)
 	return got;
 }
 
+/* @req to the proxy on a new connection; its answer until EOF. */
+static inline size_t ask(const char *req, char *buf, size_t len)
+{
+	int fd = dial();
+	size_t n;
+
+	say(fd, req, strlen(req));
+	n = hear(fd, buf, len);
+	close(fd);
+	return n;
+}
+
 /* Read exactly @len bytes (5 s at most). */
 static void hear_exactly(int fd, void *buf, size_t len)
 {

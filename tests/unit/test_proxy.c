@@ -13,15 +13,12 @@ TestSuite(proxy, .init = fx_setup, .fini = fx_teardown, .timeout = 30);
 Test(proxy, http_absolute_form)
 {
 	char req[256], buf[1024];
-	int fd = dial();
 
 	snprintf(req, sizeof(req),
 		 "GET http://allowed.test:%d/x?y HTTP/1.1\r\nHost: evil\r\n"
 		 "Proxy-Connection: keep-alive\r\nAccept: */*\r\n\r\n",
 		 origin_port);
-	say(fd, req, strlen(req));
-	hear(fd, buf, sizeof(buf));
-	close(fd);
+	ask(req, buf, sizeof(buf));
 	cr_assert(strncmp(buf, "HTTP/1.1 200 OK", 15) == 0, "%s", buf);
 	cr_assert(strstr(buf, "\r\n\r\nhello"));
 	snprintf(req, sizeof(req),
@@ -227,14 +224,11 @@ Test(proxy, wildcard_name_on_loopback_refused)
 Test(proxy, unknown_name_of_an_allowed_pattern)
 {
 	char req[128], buf[512];
-	int fd = dial();
 
 	/* allowed by nothing: no such name is a 403, not a look-up */
 	snprintf(req, sizeof(req), "CONNECT nosuch.test:%d HTTP/1.1\r\n\r\n",
 		 origin_port);
-	say(fd, req, strlen(req));
-	hear(fd, buf, sizeof(buf));
-	close(fd);
+	ask(req, buf, sizeof(buf));
 	cr_assert(strncmp(buf, "HTTP/1.1 403 ", 13) == 0, "%s", buf);
 }
 
@@ -263,7 +257,6 @@ Test(proxy, malformed_answered_400)
 Test(proxy, closed_port_answered_502)
 {
 	char req[128], buf[512];
-	int fd = dial();
 
 	/* the origin's listener goes: its port refuses; a socket never
 	 * listening takes its place for the teardown */
@@ -274,8 +267,6 @@ Test(proxy, closed_port_answered_502)
 	pthread_create(&origin_thread, NULL, origin, NULL);
 	snprintf(req, sizeof(req), "CONNECT localhost:%d HTTP/1.1\r\n\r\n",
 		 origin_port);
-	say(fd, req, strlen(req));
-	hear(fd, buf, sizeof(buf));
-	close(fd);
+	ask(req, buf, sizeof(buf));
 	cr_assert(strncmp(buf, "HTTP/1.1 502 ", 13) == 0, "%s", buf);
 }

@@ -163,3 +163,24 @@ Test(proxy_limits, curl_clients)
 	cr_assert(strstr(out, " 403"), "%s", out);
 	cr_assert(has_record("other.test"));
 }
+
+Test(proxy_limits, idle_tunnel_closed)
+{
+	struct proxy_policy pol = { .header_ms = 1000, .idle_ms = 500 };
+	char req[128], buf[64];
+	double start;
+	int fd;
+
+	proxy_stop(px);
+	start_proxy(&pol);
+	fd = dial();
+	snprintf(req, sizeof(req), "CONNECT localhost:%d HTTP/1.1\r\n\r\n",
+		 sink_port);
+	say(fd, req, strlen(req));
+	hear_exactly(fd, buf, 39);
+	start = now_s();
+	cr_assert_eq(hear(fd, buf, sizeof(buf)), 0);
+	cr_assert_lt(now_s() - start, 2.0);
+	cr_assert_gt(now_s() - start, 0.3);
+	close(fd);
+}
