@@ -42,7 +42,7 @@ struct proxy_policy {
 	const struct proxy_rule *rules; /* copied by proxy_start() */
 	size_t nrules;
 	unsigned conns_max;	  /* 0: PROXY_CONNS_MAX */
-	size_t buffer_max;	  /* 0: PROXY_BUFFER_MAX */
+	size_t buffer_max;	  /* 0: PROXY_BUFFER_MAX; unspliced tunnels */
 	unsigned header_ms;	  /* 0: PROXY_HEADER_MS */
 	unsigned connect_ms;	  /* 0: PROXY_CONNECT_MS */
 	unsigned idle_ms;	  /* 0: PROXY_IDLE_MS */
