@@ -117,7 +117,8 @@ LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
 	enforce/mounts.c enforce/covers.c enforce/devices.c enforce/pid1.c \
 	enforce/caps.c enforce/probe.c enforce/probe_checks.c enforce/probe_unix.c \
 	enforce/probe_iso.c enforce/platform_linux.c shim/real.c shim/guard.c \
-	$(wildcard enforce/proxy*.c) \
+	$(filter-out enforce/proxy_parse.c enforce/proxy_rules.c,\
+		$(wildcard enforce/proxy*.c)) enforce/hostgate.c \
 	shim/exec_env_linux.c shim/core/preload_linux.c shim/standalone.c \
 	$(wildcard shim/hook_*.c)
 SHARED_SRCS := $(filter-out $(LINUX_ONLY),$(SHARED_SRCS)) \

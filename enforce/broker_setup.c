@@ -150,6 +150,10 @@ int broker_take_listener(int sock, int *listener)
 	    h->cmsg_type != SCM_CREDENTIALS)
 		return -EPROTO;
 	memcpy(&cred, CMSG_DATA(h), sizeof(cred));
+	if (num == -1) { /* nothing to hand over */
+		*listener = -1;
+		return write(sock, "", 1) == 1 ? 0 : -EPIPE;
+	}
 	pidfd = pidfd_open(cred.pid, 0);
 	if (pidfd < 0)
 		return -errno;

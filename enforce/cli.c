@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "enforce/cli.h"
+#include "enforce/proxy_parse.h"
 
 const char cli_usage[] =
 	"usage: cordon [OPTIONS] [--] COMMAND [ARGS...]\n"
@@ -47,10 +48,16 @@ const char cli_usage[] =
 	"      --bind PORTS      allow binding TCP PORTS\n"
 	"      --connect-unix PATH  allow connecting and sending to the\n"
 	"                        UNIX sockets at or below PATH\n"
+	"      --allow-host HOST[:PORT]  reach HOST (*.domain: its "
+	"subdomains;\n"
+	"                        ports 80 and 443 by default) through "
+	"cordon's\n"
+	"                        proxy, and nothing else\n"
 	"Profiles:\n"
 	"  -p, --profile FILE|NAME  add a JSON profile, or a built-in one:\n"
 	"                        read-only, workspace-write, workspace-net,\n"
-	"                        cargo, npm, pip, go, ccache, gradle, maven;\n"
+	"                        cargo, npm, pip, go, ccache, gradle, maven,\n"
+	"                        git-hosts;\n"
 	"                        flags win over profiles\n"
 	"Environment (scrubbed to an allowlist by default):\n"
 	"  -e, --env NAME        pass NAME (or every NAME* for a trailing *)\n"
@@ -75,7 +82,7 @@ const char cli_usage[] =
 	"/tmp\n"
 	"  cordon -w ~/.cache -- cargo build   also write the cache\n"
 	"  cordon -m read-only -- grep -r x .  change nothing\n"
-	"  cordon --connect 443 -- curl https://example.org\n";
+	"  cordon --allow-host example.org -- curl https://example.org\n";
 
 void cli_oneline(char *s)
 {
@@ -106,6 +113,7 @@ enum {
 	OPT_LOG,
 	OPT_NO_SHIM,
 	OPT_CONNECT_UNIX,
+	OPT_ALLOW_HOST,
 };
 
 static const struct option options[] = {
@@ -117,6 +125,7 @@ static const struct option options[] = {
 	{ "net", no_argument, NULL, OPT_NET },
 	{ "connect", required_argument, NULL, OPT_CONNECT },
 	{ "connect-unix", required_argument, NULL, OPT_CONNECT_UNIX },
+	{ "allow-host", required_argument, NULL, OPT_ALLOW_HOST },
 	{ "bind", required_argument, NULL, OPT_BIND },
 	{ "env", required_argument, NULL, 'e' },
 	{ "inherit-env", no_argument, NULL, OPT_INHERIT_ENV },
@@ -281,6 +290,44 @@ int cli_add_ports(struct cli *c, const char *arg, bool connect, char *err,
 	return 0;
 }
 
+int cli_add_host(struct policy *p, const char *arg, char *err, size_t errlen)
+{
+	struct proxy_rule rule;
+
+	if (proxy_rule_parse(arg, &rule))
+		return fail(err, errlen,
+			    "--allow-host '%s': expected HOST, *.DOMAIN or an "
+			    "IP address, then :PORT if not 80 and 443",
+			    arg);
+	for (size_t i = 0; i < p->nhosts; i++)
+		if (strcmp(p->hosts[i], arg) == 0)
+			return 0;
+	if (p->nhosts == POLICY_MAX_HOSTS)
+		return fail(err, errlen,
+			    "--allow-host '%s': more than %d hosts", arg,
+			    POLICY_MAX_HOSTS);
+	p->hosts[p->nhosts] = strdup(arg);
+	if (!p->hosts[p->nhosts])
+		return -ENOMEM;
+	p->nhosts++;
+	return 0;
+}
+
+int cli_settle_net(struct cli *c, char *err, size_t errlen)
+{
+	struct policy *p = &c->policy;
+
+	if (p->nhosts == 0 || p->net == NET_ON)
+		return 0; /* --net: the whole network, hosts or not */
+	if (p->nconnect)
+		return fail(err, errlen,
+			    "--allow-host and --connect: --connect opens its "
+			    "ports on every host; name them as "
+			    "--allow-host HOST:PORT");
+	p->net = NET_HOSTS; /* --bind ports: on the namespace's loopback */
+	return 0;
+}
+
 static int option(struct cli *c, int opt, const char *arg, char *err,
 		  size_t errlen)
 {
@@ -315,6 +362,8 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 	case OPT_CONNECT_UNIX:
 		return cli_add_req(c, arg, RIGHT_U, "--connect-unix", err,
 				   errlen);
+	case OPT_ALLOW_HOST:
+		return cli_add_host(&c->policy, arg, err, errlen);
 	case OPT_CONNECT:
 	case OPT_BIND:
 		c->net_set = true;

@@ -73,6 +73,15 @@ int cli_set_mode(struct cli *c, const char *name);
 int cli_add_env(struct policy *p, const char *arg, char *err, size_t errlen);
 
 /* Parse "80,443,8000-8010" for --connect (or --bind). */
+/* --allow-host @arg (HOST[:PORT], *.DOMAIN[:PORT], an IP literal),
+ * checked and kept in @p once.  Return: 0, or -errno with @err set. */
+int cli_add_host(struct policy *p, const char *arg, char *err, size_t errlen);
+
+/* Once the flags and the profiles are in: hosts allowed without --net
+ * make the network NET_HOSTS (with --connect ports: an error, @err set).
+ * Return: 0, or -EINVAL. */
+int cli_settle_net(struct cli *c, char *err, size_t errlen);
+
 int cli_add_ports(struct cli *c, const char *arg, bool connect, char *err,
 		  size_t errlen);
 

@@ -56,7 +56,7 @@ static int open_gate(struct cli *c, const struct feature_set *fs,
 	int on = 1;
 
 	gate[0] = gate[1] = -1;
-	if (!platform_gate(fs, c->cmd == CMD_LEARN))
+	if (!platform_gate(fs, &c->policy, c->cmd == CMD_LEARN))
 		return 0;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) < 0 ||
 	    setsockopt(gate[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0)
@@ -167,6 +167,17 @@ static int run(struct cli *c)
 	}
 	if (!p->quiet)
 		notes_before_run(c, &fs);
+	/* hosts allowed: the proxy's variables; where no network namespace
+	 * can be made (--best-effort, noted above), no network at all */
+	if (p->net == NET_HOSTS && c->cmd != CMD_LEARN) {
+		if (!feature_layer_ok(&fs, "hosts") ||
+		    !feature_layer_ok(&fs, "mount"))
+			p->net = NET_OFF;
+		else if (policy_proxy_env(p)) {
+			say_error("cannot set the proxy's variables");
+			return EXIT_CORDON;
+		}
+	}
 	ret = platform_roots(p, &fs, c->cmd == CMD_LEARN);
 	if (ret) {
 		say_error("cannot add the terminal's root: %s", strerror(-ret));
@@ -226,7 +237,8 @@ int main(int argc, char **argv)
 		return EXIT_CORDON;
 	}
 	if ((c.cmd == CMD_RUN || c.cmd == CMD_EXPLAIN || c.cmd == CMD_LEARN) &&
-	    profile_apply(&c, err, sizeof(err))) {
+	    (profile_apply(&c, err, sizeof(err)) ||
+	     cli_settle_net(&c, err, sizeof(err)))) {
 		say_error("%s", err);
 		return EXIT_CORDON;
 	}

@@ -25,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "enforce/hostgate.h"
 #include "enforce/mounts.h"
 #include "enforce/ns.h"
 #include "enforce/pid1.h"
@@ -45,7 +46,7 @@ static int map_ids(uid_t uid, gid_t gid);
 /* Can this process make the namespaces?  Tried in a vfork child (no
  * copy of the address space: this runs on every start); it only makes
  * system calls and writes /proc files from its stack. */
-static bool can_unshare(void)
+static bool can_unshare(int extra)
 {
 	pid_t pid = vfork();
 	int st;
@@ -58,7 +59,7 @@ static bool can_unshare(void)
 
 		/* all the way to a first mount: a host may allow the
 		 * namespace and still deny mounts in it */
-		if (unshare(ns_flags()) < 0 ||
+		if (unshare(ns_flags() | extra) < 0 ||
 		    (uid != 0 && map_ids(uid, gid) < 0) ||
 		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 			_exit(1);
@@ -83,9 +84,11 @@ void ns_features(const struct policy *p, struct feature_set *s)
 		{ "mount", "POSIX shared memory outside (/dev/shm)" },
 		{ "mount", "terminals outside (/dev/pts)" },
 	};
-	bool ok = can_unshare();
+	bool ok = can_unshare(0);
 
-	(void)p;
+	/* with hosts allowed, a network namespace too: tried only then */
+	hostgate_features(
+		p, ok && (p->net != NET_HOSTS || can_unshare(CLONE_NEWNET)), s);
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		feature_add(s, (struct feature){
 				       .layer = rows[i].layer,
@@ -129,7 +132,8 @@ static int map_ids(uid_t uid, gid_t gid)
  * ids it had outside (inside a new user namespace they read 65534 until
  * they are mapped). */
 static bool born_inside;
-static bool own_net; /* ns_own_net() */
+static bool own_net;		/* ns_own_net() */
+static int proxy_listener = -1; /* ns_proxy_listener() */
 static uid_t outer_uid;
 static gid_t outer_gid;
 
@@ -211,6 +215,21 @@ int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
 	 * where it cannot be made, the filter refuses TCP sockets too. */
 	if (p->net == NET_OFF)
 		own_net = unshare(CLONE_NEWNET) == 0;
+	/* With hosts allowed, the same, or nothing runs; the proxy's
+	 * socket listens on its loopback (hostgate.c) */
+	if (p->net == NET_HOSTS) {
+		if (unshare(CLONE_NEWNET) < 0) {
+			say_error("cannot make the network namespace: %s",
+				  strerror(errno));
+			_exit(EXIT_CORDON);
+		}
+		own_net = true;
+		proxy_listener = hostgate_listen(err, errlen);
+		if (proxy_listener < 0) {
+			say_error("%s", err);
+			_exit(EXIT_CORDON);
+		}
+	}
 	/* The rest of the boundary goes on this process too: the command
 	 * will be its child (spawn_exec), made just before the exec. */
 	pid1_become();
@@ -220,4 +239,9 @@ int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
 bool ns_own_net(void)
 {
 	return own_net;
+}
+
+int ns_proxy_listener(void)
+{
+	return proxy_listener;
 }

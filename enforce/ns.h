@@ -48,4 +48,8 @@ int ns_enter(const struct policy *p, const char *keep, char *err,
  * Landlock misses (sysfilter.c lets TCP sockets be made). */
 bool ns_own_net(void);
 
+/* The proxy's listening socket that ns_enter() made in pid 1's network
+ * namespace with hosts allowed (hostgate_listen()), else -1. */
+int ns_proxy_listener(void);
+
 #endif

@@ -49,7 +49,8 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
  * fork, gives one end to platform_enforce() and the other, once forked,
  * to platform_gate_serve().  Never while @learning.
  */
-bool platform_gate(const struct feature_set *s, bool learning);
+bool platform_gate(const struct feature_set *s, const struct policy *p,
+		   bool learning);
 
 /* Serve the gate's end @fd with @p, records to @record(@arg); *@handle
  * for platform_gate_stop().  Return: 0, or -errno. */

@@ -77,15 +77,18 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
 	if (!ret && feature_layer_ok(s, "seccomp"))
 		ret = sysfilter_apply(p, namespaces, err, errlen);
 	if (!ret && gate >= 0)
-		ret = sockgate_install(gate, err, errlen);
+		ret = sockgate_install(gate, feature_layer_ok(s, "broker"),
+				       ns_proxy_listener(), err, errlen);
 	if (!ret)
 		ret = caps_drop(err, errlen);
 	return ret;
 }
 
-bool platform_gate(const struct feature_set *s, bool learning)
+bool platform_gate(const struct feature_set *s, const struct policy *p,
+		   bool learning)
 {
-	return !learning && feature_layer_ok(s, "broker");
+	return !learning &&
+	       (feature_layer_ok(s, "broker") || p->net == NET_HOSTS);
 }
 
 int platform_gate_serve(int fd, const struct policy *p,

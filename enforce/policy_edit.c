@@ -54,4 +54,47 @@ void policy_free(struct policy *p)
 	for (size_t i = 0; i < p->nenv_sets; i++)
 		free(p->env_sets[i]);
 	p->nenv_sets = 0;
+	for (size_t i = 0; i < p->nhosts; i++)
+		free(p->hosts[i]);
+	p->nhosts = 0;
+}
+
+#define STR_(x)	 #x
+#define STR(x)	 STR_(x)
+#define PROXY_AT "127.0.0.1:" STR(POLICY_PROXY_PORT)
+
+int policy_proxy_env(struct policy *p)
+{
+	static const char *const sets[] = {
+		"HTTP_PROXY=http://" PROXY_AT,
+		"http_proxy=http://" PROXY_AT,
+		"HTTPS_PROXY=http://" PROXY_AT,
+		"https_proxy=http://" PROXY_AT,
+		"ALL_PROXY=socks5h://" PROXY_AT,
+		"all_proxy=socks5h://" PROXY_AT,
+		"NO_PROXY=localhost,127.0.0.1,::1",
+		"no_proxy=localhost,127.0.0.1,::1",
+	};
+
+	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
+		const char *eq = strchr(sets[i], '=');
+		size_t len = (size_t)(eq - sets[i]);
+		size_t j = 0;
+		char *copy;
+
+		while (j < p->nenv_sets &&
+		       (strncmp(p->env_sets[j], sets[i], len + 1) != 0))
+			j++;
+		if (j == POLICY_MAX_ENV)
+			return -E2BIG;
+		copy = strdup(sets[i]);
+		if (!copy)
+			return -ENOMEM;
+		if (j < p->nenv_sets)
+			free(p->env_sets[j]); /* the proxy's, not the user's */
+		else
+			p->nenv_sets++;
+		p->env_sets[j] = copy;
+	}
+	return 0;
 }

@@ -18,4 +18,13 @@ int policy_add_root(struct policy *p, const char *path, unsigned int rights,
 /* Free what policy_add_root() and the option parser copied. */
 void policy_free(struct policy *p);
 
+/**
+ * policy_proxy_env - with hosts allowed, the variables that send the
+ * command's HTTP, HTTPS and SOCKS traffic to cordon's proxy (upper and
+ * lower case: HTTP_PROXY, HTTPS_PROXY, ALL_PROXY, NO_PROXY), set in @p
+ * so that the shim keeps them across every exec (they replace the
+ * user's of the same names).  Return: 0, or -errno.
+ */
+int policy_proxy_env(struct policy *p);
+
 #endif

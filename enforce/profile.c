@@ -13,6 +13,7 @@
  *     "connect": [443, "8000-8010"],
  *     "bind": [8000],
  *     "connect_unix": ["/run/user/1000/bus"],
+ *     "allow_hosts": ["registry.npmjs.org", "*.example.com:8443"],
  *     "env": ["CARGO_*", "CI=1"],
  *     "inherit_env": false
  *   }
@@ -55,23 +56,35 @@ static const struct {
 	{ "cargo", "{\"write\": [\"~/.cargo\"],"
 		   " \"exec\": [\"~/.cargo/bin\", \"~/.rustup\"],"
 		   " \"env\": [\"CARGO_*\", \"RUSTUP_*\", \"RUSTC_*\","
-		   " \"RUSTFLAGS\"]}" },
-	{ "npm", "{\"write\": [\"~/.npm\"], \"env\": [\"NPM_CONFIG_*\"]}" },
-	{ "pip", "{\"write\": [\"~/.cache/pip\"], \"env\": [\"PIP_*\"]}" },
-	{ "go", "{\"write\": [\"~/go/pkg/mod\", \"~/.cache/go-build\"],"
-		" \"env\": [\"GO*\"]}" },
+		   " \"RUSTFLAGS\"],"
+		   " \"allow_hosts\": [\"crates.io\", \"index.crates.io\","
+		   " \"static.crates.io\", \"static.rust-lang.org\"]}" },
+	{ "npm", "{\"write\": [\"~/.npm\"], \"env\": [\"NPM_CONFIG_*\"],"
+		 " \"allow_hosts\": [\"registry.npmjs.org\"]}" },
+	{ "pip",
+	  "{\"write\": [\"~/.cache/pip\"], \"env\": [\"PIP_*\"],"
+	  " \"allow_hosts\": [\"pypi.org\", \"files.pythonhosted.org\"]}" },
+	{ "go",
+	  "{\"write\": [\"~/go/pkg/mod\", \"~/.cache/go-build\"],"
+	  " \"env\": [\"GO*\"],"
+	  " \"allow_hosts\": [\"proxy.golang.org\", \"sum.golang.org\"]}" },
+	{ "git-hosts", "{\"allow_hosts\": [\"github.com\", \"*.github.com\","
+		       " \"*.githubusercontent.com\", \"gitlab.com\","
+		       " \"bitbucket.org\", \"codeberg.org\"]}" },
 	{ "ccache", "{\"write\": [\"~/.cache/ccache\", \"~/.ccache\"],"
 		    " \"env\": [\"CCACHE_*\"]}" },
 	{ "gradle", "{\"write\": [\"~/.gradle\"],"
 		    " \"env\": [\"GRADLE_*\", \"JAVA_HOME\"]}" },
 	{ "maven", "{\"write\": [\"~/.m2\"],"
-		   " \"env\": [\"MAVEN_*\", \"JAVA_HOME\"]}" },
+		   " \"env\": [\"MAVEN_*\", \"JAVA_HOME\"],"
+		   " \"allow_hosts\": [\"repo.maven.apache.org\","
+		   " \"repo1.maven.org\"]}" },
 };
 
-static const char *const keys[] = { "mode",	   "read",	  "write",
-				    "exec",	   "create",	  "net",
-				    "connect",	   "bind",	  "env",
-				    "inherit_env", "connect_unix" };
+static const char *const keys[] = {
+	"mode",	   "read", "write", "exec",	   "create",	   "net",
+	"connect", "bind", "env",   "inherit_env", "connect_unix", "allow_hosts"
+};
 
 #define TMP_TOKEN "$TMPDIR"
 
@@ -248,6 +261,28 @@ static int add_ports(struct cli *c, json_t *list, bool connect,
 	return 0;
 }
 
+static int add_hosts(struct cli *c, json_t *list, const char *name, char *err,
+		     size_t errlen)
+{
+	size_t i;
+	json_t *v;
+	int ret;
+
+	if (!json_is_array(list))
+		return bad(err, errlen, name,
+			   "\"allow_hosts\" takes a list of hosts");
+	json_array_foreach(list, i, v)
+	{
+		if (!json_is_string(v))
+			return bad(err, errlen, name, "a host is not a string");
+		ret = cli_add_host(&c->policy, json_string_value(v), err,
+				   errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int apply(struct cli *c, json_t *root, const char *name, bool builtin,
 		 char *err, size_t errlen)
 {
@@ -304,6 +339,8 @@ static int apply(struct cli *c, json_t *root, const char *name, bool builtin,
 		ret = add_ports(c, v, true, name, err, errlen);
 	if (!ret && (v = json_object_get(root, "bind")))
 		ret = add_ports(c, v, false, name, err, errlen);
+	if (!ret && (v = json_object_get(root, "allow_hosts")))
+		ret = add_hosts(c, v, name, err, errlen);
 	if (ret)
 		return ret;
 	if ((v = json_object_get(root, "env"))) {

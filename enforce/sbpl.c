@@ -443,6 +443,7 @@ static void put_network(struct gen *g)
 {
 	switch (g->orig->net) {
 	case NET_OFF:
+	case NET_HOSTS: /* refused before (platform_darwin.c): no proxy */
 		sb_puts(g->out, "\n; Network: off (no rule: no IP socket "
 				"connects, binds or accepts).\n");
 		break;

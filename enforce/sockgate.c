@@ -18,6 +18,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "enforce/broker.h"
+#include "enforce/hostgate.h"
 #include "enforce/sockgate.h"
 
 /* How many seccomp filters this process runs under already. */
@@ -97,19 +99,23 @@ void sockgate_features(struct feature_set *s)
 		       });
 }
 
-int sockgate_install(int gate, char *err, size_t errlen)
+int sockgate_install(int gate, bool broker, int proxy, char *err, size_t errlen)
 {
-	int listener = -1, ret, dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+	int listener = -1, ret = 0,
+	    dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
 
-	ret = broker_install(&listener, err, errlen);
+	if (broker)
+		ret = broker_install(&listener, err, errlen);
 	if (!ret && dumpable == 0 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		ret = -errno;
-	if (!ret) {
+	/* the broker's listener, then the proxy's socket: -1 for none */
+	if (!ret)
 		ret = broker_give_listener(gate, listener);
-		if (ret)
-			snprintf(err, errlen, "cannot hand the broker over: %s",
-				 strerror(-ret));
-	}
+	if (!ret)
+		ret = broker_give_listener(gate, proxy);
+	if (ret && !*err)
+		snprintf(err, errlen, "cannot hand the broker over: %s",
+			 strerror(-ret));
 	if (dumpable == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) && !ret) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot make pid 1 undumpable: %s",
@@ -117,34 +123,57 @@ int sockgate_install(int gate, char *err, size_t errlen)
 	}
 	if (listener >= 0)
 		close(listener);
+	if (proxy >= 0)
+		close(proxy);
 	close(gate);
 	return ret;
 }
+
+struct served {
+	struct broker *broker;
+	void *hosts; /* hostgate.h */
+};
 
 int sockgate_serve(int gate, const struct policy *p,
 		   void (*record)(void *arg, json_t *rec), void *arg,
 		   void **handle)
 {
-	struct broker *b = NULL;
-	int listener, ret;
+	struct served *sv = calloc(1, sizeof(*sv));
+	int listener = -1, proxy = -1, ret = sv ? 0 : -ENOMEM;
 
 	*handle = NULL;
-	ret = broker_take_listener(gate, &listener);
+	if (!ret)
+		ret = broker_take_listener(gate, &listener);
+	if (!ret)
+		ret = broker_take_listener(gate, &proxy);
 	close(gate);
 	if (ret == -EPIPE)
-		return 0; /* the child ended first: it says why */
-	if (ret)
-		return ret;
-	ret = broker_start(&b, listener, p, record, arg);
-	if (ret)
+		ret = 0; /* the child ended first: it says why */
+	if (!ret && listener >= 0) {
+		ret = broker_start(&sv->broker, listener, p, record, arg);
+		if (ret)
+			close(listener);
+		listener = -1;
+	}
+	if (!ret && proxy >= 0)
+		ret = hostgate_serve(proxy, p, record, arg, &sv->hosts);
+	else if (proxy >= 0)
+		close(proxy);
+	if (listener >= 0)
 		close(listener);
-	else
-		*handle = b;
+	if (sv)
+		*handle = sv;
 	return ret;
 }
 
 void sockgate_stop(void *handle)
 {
-	if (handle)
-		broker_stop(handle);
+	struct served *sv = handle;
+
+	if (!sv)
+		return;
+	hostgate_stop(sv->hosts);
+	if (sv->broker)
+		broker_stop(sv->broker);
+	free(sv);
 }

@@ -20,18 +20,20 @@ void sockgate_features(struct feature_set *s);
 
 /**
  * sockgate_install - in the sandboxed process, after the seccomp filter
- * and before the capability drop: install the broker's filter and hand
- * its listener over @gate (the child's end of the platform gate), then
- * close both.  Nothing here may connect or send with an address before
- * the supervisor serves the listener.
+ * and before the capability drop: install the broker's filter (when
+ * @broker) and hand its listener over @gate (the child's end of the
+ * platform gate), then the proxy's listening socket @proxy (-1: none;
+ * hostgate.h), then close them all.  Nothing here may connect or send
+ * with an address before the supervisor serves the listener.
  * Return: 0, or -errno with @err set.
  */
-int sockgate_install(int gate, char *err, size_t errlen);
+int sockgate_install(int gate, bool broker, int proxy, char *err,
+		     size_t errlen);
 
 /**
- * sockgate_serve - in the supervisor: take the listener from @gate (the
- * parent's end; waits until the child gave it or ended) and serve it
- * with @p.  *@handle is NULL when the child ended without giving one.
+ * sockgate_serve - in the supervisor: take the listener and the proxy's
+ * socket from @gate (the parent's end; waits until the child gave them
+ * or ended) and serve them with @p, the broker and the proxy.
  * Return: 0, or -errno.
  */
 int sockgate_serve(int gate, const struct policy *p,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "enforce/learn.h"
+#include "enforce/proxy_parse.h"
 #include "enforce/tally.h"
 #include "shim/core/rule.h"
 
@@ -157,8 +158,28 @@ static int path_option(struct tally *t, json_t *record)
 	return option_add(t, &o);
 }
 
+/* "with --allow-host HOST[:PORT]": the host checked as cli.c checks the
+ * flag, and quoted for the shell where it holds a glob's characters
+ * ("*.example.com", "[::1]:8080"). */
+static int host_option(struct tally *t, const char *spec)
+{
+	struct tally_option o = { .kind = TALLY_HOST };
+	struct proxy_rule rule;
+	char text[PROXY_HOST_MAX + 32];
+	bool quote = strpbrk(spec, "*[]") != NULL;
+
+	if (strlen(spec) >= PROXY_HOST_MAX || proxy_rule_parse(spec, &rule))
+		return TALLY_NO_OPTION;
+	snprintf(text, sizeof(text), "--allow-host %s%s%s", quote ? "'" : "",
+		 spec, quote ? "'" : "");
+	o.path = (char *)spec;
+	o.text = text;
+	return option_add(t, &o);
+}
+
 /* A network record's option, read as a kind and a port: "with --net",
- * "with --connect PORT", "with --bind PORT" and nothing else. */
+ * "with --connect PORT", "with --bind PORT", or a host: "with
+ * --allow-host HOST[:PORT]", and nothing else. */
 static int net_option(struct tally *t, json_t *record)
 {
 	static const struct {
@@ -172,6 +193,8 @@ static int net_option(struct tally *t, json_t *record)
 
 	if (strcmp(allow, "with --net") == 0)
 		return option_add(t, &o);
+	if (strncmp(allow, "with --allow-host ", 18) == 0)
+		return host_option(t, allow + 18);
 	for (size_t i = 0; i < 2; i++) {
 		size_t n = strlen(kinds[i].prefix);
 		const char *d = allow + n;
@@ -346,7 +369,8 @@ char *tally_options(const struct tally *t, const char *const own[])
 	for (size_t i = 0; i < t->noptions; i++) {
 		const struct tally_option *o = &t->options[i];
 
-		if ((o->kind == TALLY_PATH || o->kind == TALLY_NET) &&
+		if ((o->kind == TALLY_PATH || o->kind == TALLY_NET ||
+		     o->kind == TALLY_HOST) &&
 		    !implied(t, i) && !tally_is_own(o->path, own)) {
 			put(out, " ");
 			put(out, o->text);

@@ -43,11 +43,17 @@ struct tally_target {
  * text, which came from inside.
  */
 struct tally_option {
-	enum { TALLY_PATH, TALLY_NET, TALLY_CONNECT, TALLY_BIND } kind;
+	enum {
+		TALLY_PATH,
+		TALLY_NET,
+		TALLY_CONNECT,
+		TALLY_BIND,
+		TALLY_HOST
+	} kind;
 	unsigned int rights; /* a path's: the flag's RIGHT_* */
-	char *path;	     /* a path's, canonical (allocated) */
-	const char *text;    /* "--write '/a b'", "--connect 443" (allocated) */
-	unsigned int port;   /* TALLY_CONNECT, TALLY_BIND */
+	char *path;	   /* a path's, canonical; a host's rule (allocated) */
+	const char *text;  /* "--write '/a b'", "--connect 443" (allocated) */
+	unsigned int port; /* TALLY_CONNECT, TALLY_BIND */
 };
 
 struct tally_group {

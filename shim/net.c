@@ -4,7 +4,9 @@
  *
  * IPv4 and IPv6 follow the network policy as the launcher's kernel
  * layers do: off refuses everything, a port list allows TCP to and from
- * the listed ports only, on allows everything.  A UNIX socket with a
+ * the listed ports only, on allows everything; with hosts allowed,
+ * TCP on the loopback of the command's own network namespace (where
+ * cordon's proxy listens) and nothing beyond.  A UNIX socket with a
  * path is a file: connecting or sending to it needs W on the path or a
  * --connect-unix root above it (RIGHT_U), and bind creates it (W).  Abstract
  * and unnamed UNIX sockets are not paths: the kernel layer decides (Landlock's
@@ -63,6 +65,28 @@ static bool addr_len_ok(const struct sockaddr_storage *ss, socklen_t len)
 	return len >= offsetof(struct sockaddr_in6, sin6_scope_id);
 }
 
+/* The command's own side of its network namespace (hosts allowed): the
+ * loopback, and the unspecified address that stands for it. */
+static bool is_local(const struct sockaddr_storage *ss)
+{
+	static const unsigned char v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+	const unsigned char *b;
+
+	if (ss->ss_family == AF_INET) {
+		memcpy(&in, ss, sizeof(in));
+		b = (const unsigned char *)&in.sin_addr;
+		return b[0] == 127 || in.sin_addr.s_addr == htonl(INADDR_ANY);
+	}
+	memcpy(&in6, ss, sizeof(in6));
+	b = in6.sin6_addr.s6_addr;
+	if (memcmp(b, v4mapped, sizeof(v4mapped)) == 0)
+		return b[12] == 127 || !(b[12] | b[13] | b[14] | b[15]);
+	return IN6_IS_ADDR_LOOPBACK(&in6.sin6_addr) ||
+	       IN6_IS_ADDR_UNSPECIFIED(&in6.sin6_addr);
+}
+
 /* The policy's verdict on an IPv4 or IPv6 address. */
 static int inet_check(const char *name, enum net_use use, int fd,
 		      const struct sockaddr_storage *ss, socklen_t len)
@@ -77,8 +101,12 @@ static int inet_check(const char *name, enum net_use use, int fd,
 	d.tcp = net_is_tcp(fd, &known);
 	if (!known)
 		return 0;
+	if (p->net == NET_HOSTS && (use == NET_USE_BIND || is_local(ss)))
+		return 0; /* the network namespace's own loopback */
 	if (p->net == NET_OFF)
 		d.why = NET_WHY_OFF;
+	else if (p->net == NET_HOSTS)
+		d.why = NET_WHY_PROXY;
 	else if (!d.tcp)
 		d.why = NET_WHY_NOT_TCP;
 	else if (policy_tcp_allowed(p, use == NET_USE_BIND, port))

@@ -143,7 +143,9 @@ void net_addr_str(const struct sockaddr_storage *ss, char out[NET_ADDR_MAX])
 
 static void put_rule(struct strbuf *sb, const struct net_denial *d)
 {
-	if (d->why == NET_WHY_NOT_TCP)
+	if (d->why == NET_WHY_PROXY)
+		sb_puts(sb, RULE_PROXY_ONLY);
+	else if (d->why == NET_WHY_NOT_TCP)
 		sb_puts(sb, "not a TCP socket; only TCP ports are allowed");
 	else
 		rule_put_tcp(sb, &shim.policy, d->use == NET_USE_BIND,
@@ -168,7 +170,9 @@ static void put_allow(struct strbuf *sb, const struct net_denial *d)
 		} else {
 			sb_puts(sb, "with CORDON_NET=on");
 		}
-	} else if (!d->tcp) {
+	} else if (!d->tcp || d->why == NET_WHY_PROXY) {
+		/* a program that goes round the proxy reaches no host an
+		 * --allow-host names: only the whole network lets it */
 		sb_puts(sb, "with --net");
 	} else {
 		sb_puts(sb, d->use == NET_USE_BIND ? "with --bind "
@@ -234,7 +238,10 @@ void report_net_socket(const char *what, int verdict, bool tcp, bool raw)
 	char rule[RULE_MAX];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
 
-	if (verdict == SOCK_REFUSED_NOT_TCP)
+	if (verdict == SOCK_REFUSED_NOT_TCP && shim.policy.net == NET_HOSTS)
+		sb_puts(&sb, "not a TCP socket; with hosts allowed, only TCP, "
+			     "through cordon's proxy");
+	else if (verdict == SOCK_REFUSED_NOT_TCP)
 		sb_puts(&sb, "not a TCP socket; only TCP ports are allowed");
 	else
 		sb_puts(&sb, "network is off");
@@ -254,10 +261,12 @@ void report_net_socket(const char *what, int verdict, bool tcp, bool raw)
 void report_net_lookup(const char *node, bool ports)
 {
 	report_kernel("lookup", "getaddrinfo", node,
-		      ports ? "only TCP ports are allowed; looking up a host "
-			      "name needs DNS, over UDP"
-			    : "network is off; looking up a host name needs "
-			      "DNS, over UDP",
+		      shim.policy.net == NET_HOSTS ? RULE_PROXY_ONLY
+			      "; the proxy looks names up"
+		      : ports ? "only TCP ports are allowed; looking up a host "
+				"name needs DNS, over UDP"
+			      : "network is off; looking up a host name needs "
+				"DNS, over UDP",
 		      shim.extra.standalone ? "with CORDON_NET=on"
 					    : "with --net");
 }

@@ -20,6 +20,8 @@ enum net_why {
 	NET_WHY_OFF,	 /* network off */
 	NET_WHY_PORT,	 /* TCP, but the port is not listed */
 	NET_WHY_NOT_TCP, /* only TCP ports are allowed; this is not TCP */
+	NET_WHY_PROXY,	 /* hosts allowed: beyond the loopback, only
+			  * through cordon's proxy */
 };
 
 struct net_denial {

@@ -49,6 +49,13 @@ int platform_features(const struct policy *p, struct feature_set *s)
 						 .needs = needs,
 						 .needed = true,
 						 .available = true });
+	feature_add(s,
+		    (struct feature){ .layer = "hosts",
+				      .name = "hosts reached only through "
+					      "cordon's proxy (--allow-host)",
+				      .needs = "a network namespace (Linux)",
+				      .needed = p->net == NET_HOSTS,
+				      .available = false });
 	feature_add(s, (struct feature){ .layer = "seatbelt",
 					 .name = "TCP connect and bind rules",
 					 .needs = needs,
@@ -155,8 +162,10 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
 
 /* Seatbelt decides connect() on socket files itself (sbpl.c's
  * network-outbound rules): nothing to serve. */
-bool platform_gate(const struct feature_set *s, bool learning)
+bool platform_gate(const struct feature_set *s, const struct policy *p,
+		   bool learning)
 {
+	(void)p;
 	(void)s;
 	(void)learning;
 	return false;

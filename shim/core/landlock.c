@@ -86,7 +86,8 @@ static void add(struct feature_set *s, const char *name, const char *needs,
 
 void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 {
-	bool net = p->net != NET_ON;
+	/* with hosts allowed, the network namespace holds TCP (ns.c) */
+	bool net = p->net != NET_ON && p->net != NET_HOSTS;
 
 	add(s, "filesystem read, write and execute rules",
 	    "Landlock ABI 1 (Linux 5.13)", true, abi >= 1, false);
@@ -199,7 +200,7 @@ static struct ll_ruleset_attr ruleset_attr(const struct policy *p, int abi,
 	*size = sizeof(uint64_t);
 	if (abi >= 4) {
 		*size = 2 * sizeof(uint64_t);
-		if (p->net != NET_ON)
+		if (p->net != NET_ON && p->net != NET_HOSTS)
 			attr.handled_access_net =
 				LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
 	}

@@ -192,7 +192,7 @@ static bool has_port(const uint16_t *ports, size_t n, unsigned int port)
 
 bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port)
 {
-	if (p->net == NET_ON)
+	if (p->net == NET_ON || p->net == NET_HOSTS)
 		return true;
 	if (p->net == NET_OFF)
 		return false;

@@ -27,6 +27,11 @@
 #define POLICY_MAX_ROOTS 256
 #define POLICY_MAX_PORTS 64
 #define POLICY_MAX_ENV	 128
+#define POLICY_MAX_HOSTS 64
+/* The port of cordon's egress proxy on the loopback of the command's
+ * network namespace (--allow-host): the namespace is the command's
+ * own, so the port is always free there. */
+#define POLICY_PROXY_PORT 3128
 
 /* Where a root came from: decides the wording of messages. */
 enum root_origin {
@@ -49,6 +54,8 @@ enum net_mode {
 	NET_OFF,   /* no network at all */
 	NET_PORTS, /* TCP only, to and from the listed ports */
 	NET_ON,	   /* unrestricted */
+	NET_HOSTS, /* only the hosts allowed, through cordon's proxy: a
+		    * network namespace of its own, loopback alone */
 };
 
 enum env_mode {
@@ -64,6 +71,10 @@ struct policy {
 	size_t nconnect;
 	uint16_t bind_ports[POLICY_MAX_PORTS];
 	size_t nbind;
+	/* --allow-host HOST[:PORT], as given (checked by the launcher);
+	 * the shim's copy of the policy holds none */
+	char *hosts[POLICY_MAX_HOSTS];
+	size_t nhosts;
 
 	enum env_mode env;
 	char *env_names[POLICY_MAX_ENV]; /* NAME or glob like LC_* */
@@ -109,7 +120,8 @@ bool policy_unix_allowed(const struct policy *p, const char *path);
 bool policy_unix_shared(const struct policy *p, const char *path);
 
 /* May TCP @port be connected to (or bound, with @bind)?  The network
- * on, or the port in the --connect (--bind) list. */
+ * on, the port in the --connect (--bind) list, or with hosts allowed
+ * any port: the command's network namespace has its loopback alone. */
 bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port);
 
 /**

@@ -568,6 +568,8 @@ void rule_put_tcp(struct strbuf *sb, const struct policy *p, bool bind,
 
 	if (p->net == NET_OFF) {
 		sb_puts(sb, "network is off");
+	} else if (p->net == NET_HOSTS) {
+		sb_puts(sb, RULE_PROXY_ONLY);
 	} else if (bind ? p->nbind == 0 : p->nconnect == 0) {
 		sb_puts(sb, "no TCP ");
 		sb_puts(sb, kind);

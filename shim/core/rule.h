@@ -126,6 +126,12 @@ bool rule_put_flag(struct strbuf *sb, unsigned int need, const char *grant);
 	"two ends are on different mounts in the sandbox whatever is "         \
 	"granted (each root granting write or execute is a mount of its own)"
 
+/* Why, with hosts allowed (--allow-host), a program that goes round the
+ * proxy reaches nothing beyond the loopback. */
+#define RULE_PROXY_ONLY                                                        \
+	"only the allowed hosts are reached, through cordon's proxy "          \
+	"(HTTPS_PROXY, ALL_PROXY), and this program went round it"
+
 /**
  * rule_link_crosses - are the canonical @a and @b, the ends of a hard
  * link, on two mounts of the sandbox of @p (and on one file system of

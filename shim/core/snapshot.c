@@ -293,7 +293,7 @@ static int take_fixed(struct in *in, struct policy *p)
 	unsigned long net, env, quiet;
 	int ret;
 
-	if (take_number(in, "|net=", NET_ON, &net) || !key(in, "|con="))
+	if (take_number(in, "|net=", NET_HOSTS, &net) || !key(in, "|con="))
 		return -EINVAL;
 	p->net = (enum net_mode)net;
 	ret = take_ports(in, p->connect_ports, &p->nconnect);

@@ -64,6 +64,8 @@ enum sock_verdict sockrule_check(const struct policy *p, int domain, int type,
 		return SOCK_ALLOWED;
 	if (p->net == NET_OFF)
 		return SOCK_REFUSED_OFF;
+	/* NET_PORTS, or NET_HOSTS: TCP, held by Landlock's ports or by the
+	 * network namespace; no UDP, no DNS of the command's own */
 	return is_plain_tcp(type, protocol) ? SOCK_ALLOWED
 					    : SOCK_REFUSED_NOT_TCP;
 }

@@ -117,12 +117,12 @@ Test(policy, unix_sockets)
 	cr_assert(policy_is_visible(&p, "/u/s"));
 	/* the temp dirs shared with the host: only a root the user gave
 	 * makes a socket there the command's */
-	cr_assert_eq(policy_add_root(&p, "/tmp", RIGHT_ALL, ORIGIN_DEFAULT,
-				     true),
-		     0);
-	cr_assert_eq(policy_add_root(&p, "/tmp/mine", RIGHT_U, ORIGIN_USER,
-				     true),
-		     0);
+	cr_assert_eq(
+		policy_add_root(&p, "/tmp", RIGHT_ALL, ORIGIN_DEFAULT, true),
+		0);
+	cr_assert_eq(
+		policy_add_root(&p, "/tmp/mine", RIGHT_U, ORIGIN_USER, true),
+		0);
 	cr_assert(policy_unix_allowed(&p, "/tmp/x/s"));
 	cr_assert(policy_unix_shared(&p, "/tmp/x/s"));
 	cr_assert(policy_unix_shared(&p, "/var/tmp/s"));

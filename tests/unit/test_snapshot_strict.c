@@ -67,7 +67,7 @@ Test(snapshot, a_malformed_or_missing_value_is_refused)
 {
 	static const char *const bad[][3] = {
 		{ "net", "", "" },
-		{ "net", "3", "" },
+		{ "net", "4", "" },
 		{ "net", "-1", "" },
 		{ "net", "x", "" },
 		{ "net", "1x", "" },
