@@ -116,6 +116,7 @@ LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
 	enforce/sockgate.c enforce/unixdiag.c \
 	enforce/mounts.c enforce/covers.c enforce/devices.c enforce/pid1.c \
 	enforce/caps.c enforce/probe.c enforce/probe_checks.c enforce/probe_unix.c \
+	enforce/probe_hosts.c \
 	enforce/probe_iso.c enforce/platform_linux.c shim/real.c shim/guard.c \
 	$(filter-out enforce/proxy_parse.c enforce/proxy_rules.c,\
 		$(wildcard enforce/proxy*.c)) enforce/hostgate.c \
@@ -186,8 +187,8 @@ $(B)/tests/test_report $(B)/tests/test_audit_record: $(B)/tests/%: \
 $(B)/helpers/ffidrive: LIBS += -lffi -ldl
 $(B)/helpers/pit_%: LIBS += -lpthread -ldl
 $(B)/helpers/escape: LIBS += -luring
-$(B)/helpers/unixpeer: LDFLAGS += -static
-$(B)/helpers/unixpeer: LIBS =
+$(B)/helpers/unixpeer $(B)/helpers/inetpeer: LDFLAGS += -static
+$(B)/helpers/unixpeer $(B)/helpers/inetpeer: LIBS =
 # The snapshot helper encodes with the core itself.
 $(B)/helpers/snapshot: tests/helpers/snapshot.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
@@ -208,13 +209,12 @@ $(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(wildcard shim/core/
 
 # The benchmark (scripts/bench/): never part of the tests.
 BENCH_BINS = $(B)/bench/brun $(B)/bench/openstat $(B)/bench/llonly \
-	$(B)/bench/isocost $(B)/bench/unixconnect $(B)/bench/empty.so
+	$(B)/bench/isocost $(B)/bench/unixconnect $(B)/bench/proxybench \
+	$(B)/bench/empty.so
 $(B)/bench/empty.so: scripts/bench/empty.c
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ $<
-# proxybench (the egress proxy, issue 19) is built on request only:
-# make build/bench/proxybench; run.sh does not run it yet.
 $(B)/bench/llonly $(B)/bench/isocost $(B)/bench/unixconnect \
 		$(B)/bench/proxybench: $(B)/bench/%: \
 		scripts/bench/%.c $(B)/libcore.a

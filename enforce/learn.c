@@ -26,7 +26,12 @@
  *  - read, write and execute kept apart (writing implies reading);
  *  - the workspace as ".", the temp directory as "$TMPDIR", the home
  *    as "~";
- *  - TCP ports into "connect" and "bind"; any other socket into "net".
+ *  - TCP ports into "connect" and "bind"; any other socket into "net";
+ *  - a TCP connect to an address that a name looked up gave (beyond the
+ *    loopback) into "allow_hosts", as that name ("NAME" for 80 and 443,
+ *    else "NAME:PORT"); a name looked up and never connected to needs
+ *    DNS: "net".  Hosts and "connect" ports cannot go together (hosts
+ *    run in a network namespace of their own): both learned, "net".
  *  - the options' --mode kept as "mode".
  * What the shim cannot see (static binaries, raw system calls, the
  * libraries the loader finds by LD_LIBRARY_PATH or dlopen) is not
@@ -38,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,6 +52,7 @@
 #include "enforce/learn_fold.h"
 #include "enforce/learn_store.h"
 #include "enforce/policy_edit.h"
+#include "enforce/proxy_parse.h"
 #include "enforce/roots.h"
 #include "enforce/spawn.h"
 #include "shim/core/path.h"
@@ -63,6 +70,40 @@ struct ports {
 
 static struct ports connect_ports, bind_ports;
 static bool any_net;
+/* "allow_hosts" learned, and the names looked up (each once) */
+static json_t *hosts, *lookups;
+
+static void add_name(json_t **set, const char *name)
+{
+	size_t i;
+	json_t *v;
+
+	if (!*set)
+		*set = json_array();
+	json_array_foreach(*set, i, v)
+	{
+		if (strcasecmp(json_string_value(v), name) == 0)
+			return;
+	}
+	if (json_array_size(*set) < LEARN_PORTS)
+		json_array_append_new(*set, json_string(name));
+}
+
+/* Is @name among the hosts learned ("NAME" or "NAME:PORT")? */
+static bool is_host(const char *name)
+{
+	size_t i, n = strlen(name);
+	json_t *v;
+
+	json_array_foreach(hosts, i, v)
+	{
+		const char *h = json_string_value(v);
+
+		if (strncasecmp(h, name, n) == 0 && (!h[n] || h[n] == ':'))
+			return true;
+	}
+	return false;
+}
 static struct learn_run run;
 static const char *mode_name; /* the options' --mode, or NULL */
 
@@ -84,7 +125,21 @@ static void note_net(const char *dest, const char *allow, const char *op)
 	const char *colon = strrchr(dest, ':');
 	const char *c = allow ? strstr(allow, "--connect ") : NULL;
 	const char *b = allow ? strstr(allow, "--bind ") : NULL;
+	struct proxy_rule rule;
 
+	if (allow && strncmp(allow, "with --allow-host ", 18) == 0) {
+		if (!proxy_rule_parse(allow + 18, &rule))
+			add_name(&hosts, allow + 18);
+		return;
+	}
+	if (op && strcmp(op, "lookup") == 0) {
+		if (!proxy_host_parse(dest, strlen(dest), false,
+				      &(struct proxy_target){ 0 }))
+			add_name(&lookups, dest);
+		else
+			any_net = true;
+		return;
+	}
 	if (c)
 		add_port(&connect_ports, strtoul(c + 10, NULL, 10));
 	else if (b)
@@ -440,8 +495,8 @@ static void put_ports(json_t *prof, const char *key, const struct ports *set)
 int learn_write(const char *out, const struct policy *p, char *err,
 		size_t errlen)
 {
-	json_t *prof = json_object(), *lists[L_N];
-	size_t total = 0, nports = connect_ports.n + bind_ports.n;
+	json_t *prof = json_object(), *lists[L_N], *v;
+	size_t total = 0, nports = connect_ports.n + bind_ports.n, i;
 	int ret = 0;
 
 	for (int l = 0; l < L_N; l++)
@@ -449,9 +504,20 @@ int learn_write(const char *out, const struct policy *p, char *err,
 	collect(p, lists);
 	for (int l = 0; l < L_N; l++)
 		total += put_paths(prof, list_key[l], lists[l]);
+	/* a name looked up and never reached needs DNS; hosts and ports
+	 * to connect to cannot go together */
+	json_array_foreach(lookups, i, v)
+	{
+		if (!is_host(json_string_value(v)))
+			any_net = true;
+	}
+	if (json_array_size(hosts) && connect_ports.n)
+		any_net = true;
 	if (any_net) {
 		json_object_set_new(prof, "net", json_true());
 	} else {
+		if (json_array_size(hosts))
+			json_object_set(prof, "allow_hosts", hosts);
 		put_ports(prof, "connect", &connect_ports);
 		put_ports(prof, "bind", &bind_ports);
 	}
@@ -461,11 +527,17 @@ int learn_write(const char *out, const struct policy *p, char *err,
 		snprintf(err, errlen, "cannot write the profile '%s'", out);
 		ret = -EIO;
 	} else {
+		char nhosts[48] = "";
+
+		if (json_array_size(hosts))
+			snprintf(nhosts, sizeof(nhosts), " and %zu host%s",
+				 json_array_size(hosts),
+				 json_array_size(hosts) == 1 ? "" : "s");
 		fprintf(stderr,
-			"cordon: learned %zu path%s and %zu port%s%s into %s; "
+			"cordon: learned %zu path%s%s %zu port%s%s%s into %s; "
 			"run it with --profile %s\n",
-			total, total == 1 ? "" : "s", nports,
-			nports == 1 ? "" : "s",
+			total, total == 1 ? "" : "s", *nhosts ? "," : " and",
+			nports, nports == 1 ? "" : "s", nhosts,
 			any_net ? " (and the network)" : "", out, out);
 		if (learn_store_dropped())
 			fprintf(stderr,

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "enforce/policy_edit.h"
+#include "shim/core/env.h"
 
 int policy_add_root(struct policy *p, const char *path, unsigned int rights,
 		    enum root_origin origin, bool is_dir)
@@ -59,35 +60,19 @@ void policy_free(struct policy *p)
 	p->nhosts = 0;
 }
 
-#define STR_(x)	 #x
-#define STR(x)	 STR_(x)
-#define PROXY_AT "127.0.0.1:" STR(POLICY_PROXY_PORT)
-
 int policy_proxy_env(struct policy *p)
 {
-	static const char *const sets[] = {
-		"HTTP_PROXY=http://" PROXY_AT,
-		"http_proxy=http://" PROXY_AT,
-		"HTTPS_PROXY=http://" PROXY_AT,
-		"https_proxy=http://" PROXY_AT,
-		"ALL_PROXY=socks5h://" PROXY_AT,
-		"all_proxy=socks5h://" PROXY_AT,
-		"NO_PROXY=localhost,127.0.0.1,::1",
-		"no_proxy=localhost,127.0.0.1,::1",
-	};
-
-	for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); i++) {
-		const char *eq = strchr(sets[i], '=');
-		size_t len = (size_t)(eq - sets[i]);
-		size_t j = 0;
+	for (size_t i = 0; env_proxy_sets[i]; i++) {
+		const char *set = env_proxy_sets[i];
+		size_t len = (size_t)(strchr(set, '=') - set), j = 0;
 		char *copy;
 
 		while (j < p->nenv_sets &&
-		       (strncmp(p->env_sets[j], sets[i], len + 1) != 0))
+		       strncmp(p->env_sets[j], set, len + 1) != 0)
 			j++;
 		if (j == POLICY_MAX_ENV)
 			return -E2BIG;
-		copy = strdup(sets[i]);
+		copy = strdup(set);
 		if (!copy)
 			return -ENOMEM;
 		if (j < p->nenv_sets)

@@ -217,7 +217,8 @@ static int open_gate(const struct check *k, bool sandboxed,
 	int on = 1;
 
 	gate[0] = gate[1] = -1;
-	if (!sandboxed || !k->late || !feature_layer_ok(fs, "broker"))
+	if (!sandboxed || !(k->how == PROBE_HOSTS ||
+			    (k->late && feature_layer_ok(fs, "broker"))))
 		return 0;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) < 0)
 		return -1;
@@ -234,6 +235,14 @@ static int attempt(struct ctx *c, const struct check *k, bool sandboxed,
 
 	if (open_gate(k, sandboxed, fs, gate))
 		return -1;
+	/* the one host allowed, for the child's boundary and the proxy
+	 * served here alike; put back below */
+	if (sandboxed && k->how == PROBE_HOSTS) {
+		c->policy.net = NET_HOSTS;
+		c->policy.hosts[0] = c->hosts_rule;
+		c->policy.nhosts = 1;
+		c->policy.quiet = true; /* the proxy's lines: the row says */
+	}
 	pid = fork();
 	if (pid < 0)
 		return -1;
@@ -260,6 +269,11 @@ static int attempt(struct ctx *c, const struct check *k, bool sandboxed,
 	    WEXITSTATUS(st) == STATUS_SETUP_FAILED)
 		st = -1;
 	sockgate_stop(served);
+	if (k->how == PROBE_HOSTS) {
+		c->policy.net = NET_OFF;
+		c->policy.nhosts = 0; /* hosts_rule is the fixture's */
+		c->policy.quiet = false;
+	}
 	return st < 0 ? -1 : WEXITSTATUS(st);
 }
 
@@ -281,10 +295,31 @@ static void run_check(struct ctx *c, const struct check *k,
 			 twin > 0 ? strerror(twin) : "no effect");
 		return;
 	}
+	if (k->how == PROBE_HOSTS && (!feature_layer_ok(fs, "hosts") ||
+				      !feature_layer_ok(fs, "mount"))) {
+		r->ok = true; /* not needed unless hosts are allowed */
+		r->state = "not needed";
+		snprintf(r->why, sizeof(r->why),
+			 "no network namespace here: --allow-host is refused");
+		return;
+	}
 	res = attempt(c, k, true, fs);
 	happened = k->happened(c);
 	if (k->reset)
 		k->reset(c);
+	if (k->positive) {
+		r->ok = res == 0 && happened;
+		r->state = r->ok ? "works" : "BROKEN";
+		if (r->ok)
+			snprintf(r->why, sizeof(r->why),
+				 "reached, seen from outside");
+		else
+			snprintf(r->why, sizeof(r->why), "not reached: %s",
+				 res < 0   ? "the sandbox failed to start"
+				 : res > 0 ? strerror(res)
+					   : "nothing arrived");
+		return;
+	}
 	r->ok = res > 0 && !happened;
 	r->state = r->ok ? "enforced" : "NOT ENFORCED";
 	if (res < 0)
@@ -375,6 +410,8 @@ static int setup(struct ctx *c)
 				      ORIGIN_DEFAULT, true);
 	if (!ret)
 		ret = probe_iso_setup(c);
+	if (!ret)
+		ret = probe_hosts_setup(c);
 	c->victim = probe_start_victim();
 	return ret ? ret : c->victim < 0 ? -errno : 0;
 }
@@ -386,6 +423,7 @@ static void teardown(struct ctx *c)
 		waitpid(c->victim, NULL, 0);
 	}
 	probe_iso_teardown(c);
+	probe_hosts_teardown(c);
 	remove_fixture(c);
 	policy_free(&c->policy);
 }
@@ -399,7 +437,7 @@ int probe_run(const struct cli *cli)
 	int ret;
 
 	c.tcp = c.udp = c.unix_fd = c.pty = c.shm_id = c.late_fd = -1;
-	c.gate = -1;
+	c.gate = c.hosts_fd = -1;
 	ret = setup(&c);
 	if (ret) {
 		fprintf(stderr, "cordon: probe: cannot set up in '%s': %s\n",
@@ -420,6 +458,8 @@ int probe_run(const struct cli *cli)
 		run_check(&c, &probe_iso_checks[i], &fs, &t.rows[t.n++]);
 	for (size_t i = 0; i < probe_unix_nchecks; i++)
 		run_check(&c, &probe_unix_checks[i], &fs, &t.rows[t.n++]);
+	for (size_t i = 0; i < probe_hosts_nchecks; i++)
+		run_check(&c, &probe_hosts_checks[i], &fs, &t.rows[t.n++]);
 	teardown(&c);
 	for (size_t i = 0; i < t.n; i++)
 		ok = ok && t.rows[i].ok;

@@ -34,6 +34,10 @@ struct ctx {
 	char late[128];
 	int late_fd;
 	int gate; /* in a sandboxed attempt: the broker's gate, or -1 */
+	/* the allowed host of the hosts checks (probe_hosts.c) */
+	int hosts_fd;
+	struct sockaddr_in hosts_addr;
+	char hosts_rule[32]; /* "127.0.0.1:PORT", its --allow-host */
 };
 
 /* The boundary a check's attempt runs in: a row proves its own layer,
@@ -45,6 +49,8 @@ enum probe_how {
 			    * host's network namespace kept) */
 	PROBE_NETNS_ALONE, /* the namespaces alone, network off: no
 			    * Landlock, no filter, no capability drop */
+	PROBE_HOSTS,	   /* the whole boundary, with one host allowed
+			    * (hosts_rule) through the proxy */
 };
 
 struct check {
@@ -57,6 +63,9 @@ struct check {
 	/* in the parent, once the attempt's sandbox holds (its broker
 	 * served): what appears outside only after the start */
 	void (*late)(struct ctx *c);
+	/* the effect must happen inside too (a grant that works), not be
+	 * kept from happening */
+	bool positive;
 };
 
 extern const struct check probe_checks[];
@@ -76,6 +85,13 @@ void probe_iso_teardown(struct ctx *c);
  * a process outside binds afterwards (probe_unix.c). */
 extern const struct check probe_unix_checks[];
 extern const size_t probe_unix_nchecks;
+
+/* --allow-host, live: the proxy reaches the allowed host and no other,
+ * and the namespace holds a direct connect (probe_hosts.c). */
+extern const struct check probe_hosts_checks[];
+extern const size_t probe_hosts_nchecks;
+int probe_hosts_setup(struct ctx *c);
+void probe_hosts_teardown(struct ctx *c);
 
 /* A process outside the sandbox that waits for a signal (30 s at most). */
 pid_t probe_start_victim(void);

@@ -121,15 +121,32 @@ void exec_env_done(struct exec_env *e)
 	errno = saved;
 }
 
+/* Which of the proxy's variables @v names: its bit, or 0. */
+static unsigned int proxy_bit(const char *v)
+{
+	for (unsigned int i = 0; i < ENV_PROXY_N; i++) {
+		const char *set = env_proxy_sets[i];
+		size_t len = (size_t)(strchr(set, '=') - set);
+
+		if (strncmp(v, set, len + 1) == 0)
+			return 1u << i;
+	}
+	return 0;
+}
+
 int exec_env_build(struct exec_env *e, char *const *envp)
 {
 	bool loaded = shim_is_ready() && shim.active;
 	bool carry_preload = loaded && shim.preload[0];
 	bool carry_policy = loaded && shim.snapshot[0];
 	bool carry_asan = carry_preload && preload_os.asan;
+	/* with hosts allowed, the proxy's variables, where a program
+	 * dropped them (a value of its own is its own choice) */
+	bool carry_proxy = carry_policy && shim.policy.net == NET_HOSTS;
 	bool preload = false, policy = false, asan = false;
+	unsigned int proxy = 0; /* bit i: env_proxy_sets[i] is there */
 	/* Room for one more, those appended and the NULL. */
-	size_t room = carry_asan ? 5 : 4;
+	size_t room = (carry_asan ? 5 : 4) + (carry_proxy ? ENV_PROXY_N : 0);
 	size_t n = 0, cap = EXEC_ENV_CAP;
 	char **vec = e->vec;
 
@@ -153,6 +170,8 @@ int exec_env_build(struct exec_env *e, char *const *envp)
 		} else if (carry_asan && env_is_name(v, ASAN_VAR) && !asan) {
 			asan = true;
 			v = (char *)env_asan_entry(v, e->asan, sizeof(e->asan));
+		} else if (carry_proxy) {
+			proxy |= proxy_bit(v);
 		}
 		if (n + room > cap) {
 			vec = e->big ? NULL : grow(e, envp, n, room);
@@ -168,6 +187,9 @@ int exec_env_build(struct exec_env *e, char *const *envp)
 		vec[n++] = shim.preload;
 	if (carry_policy && !policy)
 		vec[n++] = shim.snapshot;
+	for (unsigned int i = 0; carry_proxy && i < ENV_PROXY_N; i++)
+		if (!(proxy & 1u << i))
+			vec[n++] = (char *)env_proxy_sets[i];
 	vec[n] = NULL;
 	e->envp = vec;
 	return 0;

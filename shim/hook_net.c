@@ -31,6 +31,7 @@
 #include "shim/hooks.h"
 #include "shim/lookup.h"
 #include "shim/net.h"
+#include "shim/net_names.h"
 #include "shim/core/sockrule.h"
 
 #define MMSG_MAX 1024 /* UIO_MAXIOV: the kernel sends no more */
@@ -246,6 +247,8 @@ SHIM_API int getaddrinfo(const char *node, const char *service,
 		return EAI_SYSTEM; /* no libc to ask: cannot happen */
 	ret = real_getaddrinfo(node, service, hints, res);
 	err = errno;
+	if (ret == 0 && res && shim.extra.learn)
+		net_names_note(node, *res);
 	lookup_learned(node, hints);
 	errno = err;
 	/* glibc says "no such name" too when no server could be asked */

@@ -67,7 +67,7 @@ static bool addr_len_ok(const struct sockaddr_storage *ss, socklen_t len)
 
 /* The command's own side of its network namespace (hosts allowed): the
  * loopback, and the unspecified address that stands for it. */
-static bool is_local(const struct sockaddr_storage *ss)
+bool net_is_local(const struct sockaddr_storage *ss)
 {
 	static const unsigned char v4mapped[12] = { [10] = 0xff, [11] = 0xff };
 	struct sockaddr_in in;
@@ -101,7 +101,7 @@ static int inet_check(const char *name, enum net_use use, int fd,
 	d.tcp = net_is_tcp(fd, &known);
 	if (!known)
 		return 0;
-	if (p->net == NET_HOSTS && (use == NET_USE_BIND || is_local(ss)))
+	if (p->net == NET_HOSTS && (use == NET_USE_BIND || net_is_local(ss)))
 		return 0; /* the network namespace's own loopback */
 	if (p->net == NET_OFF)
 		d.why = NET_WHY_OFF;

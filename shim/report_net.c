@@ -21,6 +21,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "shim/net.h"
+#include "shim/net_names.h"
 #include "shim/report_net.h"
 #include "shim/shim.h"
 #include "shim/core/rule.h"
@@ -28,8 +30,11 @@
 #include "shim/core/strbuf.h"
 
 #define RULE_MAX 512
-/* "with --connect 65535", "by adding 65535 to CORDON_NET" */
-#define ALLOW_MAX 64
+/* "with --connect 65535", "by adding 65535 to CORDON_NET", learning
+ * "with --allow-host NAME:PORT" */
+#define ALLOW_MAX 288
+/* a name looked up, learning */
+#define HOST_MAX  256
 #define NAME_MAX_ 64
 /* An address, a socket() in words, or "@" and an abstract UNIX name. */
 #define DEST_MAX 112
@@ -287,9 +292,35 @@ void report_net_abstract(const char *hook, enum net_use use, const char *name,
 		      NULL);
 }
 
+/* Learning, a TCP connect to an address a name looked up gave, beyond
+ * the loopback (the sandbox's own with hosts allowed): learned as that
+ * host, "with --allow-host NAME" (80 and 443) or "NAME:PORT". */
+static void learned_host(const struct net_denial *d, char *dest,
+			 struct strbuf *allow)
+{
+	char name[HOST_MAX];
+	unsigned int port = net_port(d->addr);
+	struct strbuf sb = STRBUF(dest, HOST_MAX + 8);
+
+	if (net_is_local(d->addr) ||
+	    !net_names_find(d->addr, name, sizeof(name)))
+		return;
+	sb_puts(&sb, name);
+	sb_puts(&sb, ":");
+	sb_uint(&sb, port);
+	allow->len = 0;
+	allow->full = false;
+	sb_puts(allow, "with --allow-host ");
+	sb_puts(allow, name);
+	if (port != 80 && port != 443) {
+		sb_puts(allow, ":");
+		sb_uint(allow, port);
+	}
+}
+
 void report_net_denial(const struct net_denial *d)
 {
-	char dest[NET_ADDR_MAX], rule[RULE_MAX], allow[ALLOW_MAX];
+	char dest[HOST_MAX + 8], rule[RULE_MAX], allow[ALLOW_MAX];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
 	struct strbuf ab = STRBUF(allow, sizeof(allow));
 	struct op op = {
@@ -301,6 +332,8 @@ void report_net_denial(const struct net_denial *d)
 	net_addr_str(d->addr, dest);
 	put_rule(&sb, d);
 	put_allow(&ab, d);
+	if (shim.extra.learn && d->tcp && d->use == NET_USE_CONNECT)
+		learned_host(d, dest, &ab);
 	if (shim.extra.learn)
 		op.verdict = "learn"; /* no line: the run goes on */
 	say = report_once(d->name, 0, dest);

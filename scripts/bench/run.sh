@@ -41,6 +41,7 @@ CORDON=$B/cordon
 LIB=$B/libcordon.so
 for f in "$CORDON" "$LIB" "$B/bench/brun" "$B/bench/openstat" \
 	"$B/bench/llonly" "$B/bench/isocost" "$B/bench/unixconnect" \
+	"$B/bench/proxybench" \
 	"$B/bench/empty.so"; do
 	[ -x "$f" ] || die "'$f' missing: run make bench"
 done
@@ -311,6 +312,27 @@ BROKER=$B/bench/broker.md
 		printf "| %s | %s ns | %s ns | %s ns | %.2fx |\n", name, $(NF - 3), $(NF - 2), $(NF - 1), $NF }' >"$BROKER" ||
 	echo "(not measured: unixconnect failed)" >"$BROKER"
 
+# What --allow-host's proxy (enforce/proxy.c, run as the supervisor runs
+# it) costs a transfer and a connection (scripts/bench/proxybench.c).
+echo "bench: the --allow-host proxy"
+PROXY=$B/bench/proxy.md
+"$B/bench/proxybench" 100 1000 >"$B/bench/proxy.raw" 2>&1 &&
+	awk '
+	/^  direct .*MB\/s/ { d = $2 } /^  CONNECT .*MB\/s/ { p = $2 }
+	/^  direct .* us$/ { dl = $2 } /^  CONNECT to IP/ { ip = $4 }
+	/^  CONNECT to name/ { nm = $4 }
+	/^100 open tunnels/ { mem = $4; sub(/^\+/, "", mem) }
+	END {
+		if (!d || !p) exit 1
+		print "| --allow-host proxy | direct | through the proxy | | goal |"
+		print "| --- | ---: | ---: | ---: | --- |"
+		printf "| a 100 MB transfer on loopback, best of 3 | %s MB/s | %s MB/s | %.0f %% | at least 80 %% (%s) |\n", d, p, 100 * p / d, (100 * p / d >= 80 ? "met" : "missed by " int(80 - 100 * p / d + 0.5) " points")
+		printf "| a connection, to its first byte (mean of 1000), by IP rule | %s us | %s us | +%.0f us | at most +1 ms (%s) |\n", dl, ip, ip - dl, (ip - dl <= 1000 ? "met" : "missed")
+		printf "| the same, by a name resolved outside (getaddrinfo) | %s us | %s us | +%.0f us | at most +1 ms (%s) |\n", dl, nm, nm - dl, (nm - dl <= 1000 ? "met" : "missed")
+		printf "| 100 open tunnels: the memory they add to the supervisor | | +%s KB | | |\n", mem
+	}' "$B/bench/proxy.raw" >"$PROXY" ||
+	echo "(not measured: proxybench failed)" >"$PROXY"
+
 runs() { awk -F, -v w="$1" '$1 == w && $2 == "bare"' "$RAW" | wc -l; }
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
@@ -347,17 +369,22 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo "What the UNIX-socket broker adds to a connect or a send with an address (scripts/bench/unixconnect.c; a write, never handed over, for scale):"
 	echo
 	cat "$BROKER"
+	echo
+	echo "What --allow-host's proxy costs (scripts/bench/proxybench.c: the proxy on its own threads, as the supervisor runs it; CONNECT tunnels spliced):"
+	echo
+	cat "$PROXY"
 } >"$OUT/results.md"
 
 # The README's copy, between its markers.
 if grep -q '<!-- bench:begin -->' "$ROOT/README.md"; then
-	awk -v f="$TABLE" -v t="$TARGETS" -v iso="$ISO" -v brk="$BROKER" -v d="$(date -u +%Y-%m-%d)" \
+	awk -v f="$TABLE" -v t="$TARGETS" -v iso="$ISO" -v brk="$BROKER" -v px="$PROXY" -v d="$(date -u +%Y-%m-%d)" \
 		-v m="$cpu, $(nproc) cores, Linux $(uname -r)" '
 		/<!-- bench:begin -->/ { print; print ""; print "Measured " d " on " m ":"; print "";
 			while ((getline l < f) > 0) print l; print "";
 			while ((getline l < t) > 0) print l; print "";
 			while ((getline l < iso) > 0) print l; print "";
-			while ((getline l < brk) > 0) print l; print ""; skip = 1; next }
+			while ((getline l < brk) > 0) print l; print "";
+			while ((getline l < px) > 0) print l; print ""; skip = 1; next }
 		/<!-- bench:end -->/ { skip = 0 }
 		!skip' "$ROOT/README.md" >"$B/bench/README.new" &&
 		cat "$B/bench/README.new" >"$ROOT/README.md"

@@ -11,6 +11,22 @@
 
 #include "shim/core/env.h"
 
+#define STR_(x)	 #x
+#define STR(x)	 STR_(x)
+#define PROXY_AT "127.0.0.1:" STR(POLICY_PROXY_PORT)
+
+const char *const env_proxy_sets[ENV_PROXY_N + 1] = {
+	"HTTP_PROXY=http://" PROXY_AT,
+	"http_proxy=http://" PROXY_AT,
+	"HTTPS_PROXY=http://" PROXY_AT,
+	"https_proxy=http://" PROXY_AT,
+	"ALL_PROXY=socks5h://" PROXY_AT,
+	"all_proxy=socks5h://" PROXY_AT,
+	"NO_PROXY=localhost,127.0.0.1,::1",
+	"no_proxy=localhost,127.0.0.1,::1",
+	NULL,
+};
+
 const char *const env_default_allow[] = {
 	"PATH",
 	"HOME",

@@ -17,6 +17,13 @@
 /* The names passed through by default, "LC_*" style prefixes included. */
 extern const char *const env_default_allow[];
 
+/* With hosts allowed (NET_HOSTS), the variables that send a command's
+ * HTTP, HTTPS and SOCKS traffic to cordon's proxy, upper and lower case
+ * ("HTTP_PROXY=http://127.0.0.1:3128", ...; ENV_PROXY_N of them, then
+ * NULL): set by the launcher, carried by the shim across every exec. */
+#define ENV_PROXY_N 8
+extern const char *const env_proxy_sets[ENV_PROXY_N + 1];
+
 /**
  * env_name_allowed - true when the variable @entry ("NAME=VALUE" or
  * "NAME") passes the policy: the default allowlist, or a --env pattern

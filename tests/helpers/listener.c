@@ -1,11 +1,12 @@
 /*
  * listener: a counting server for the network integration tests.
  *
- *   listener [-6] [-u] [-t SECONDS] PORTFILE COUNTFILE
+ *   listener [-6] [-u] [-A] [-t SECONDS] PORTFILE COUNTFILE
  *   listener -a NAME [-t SECONDS] PORTFILE COUNTFILE
  *   listener -p PATH [-u] [-t SECONDS] PORTFILE COUNTFILE
  *
- * Binds a TCP (or with -u a UDP) socket to 127.0.0.1 (or ::1 with -6) on an
+ * Binds a TCP (or with -u a UDP) socket to 127.0.0.1 (or ::1 with -6; with
+ * -A every address, 0.0.0.0 or ::, so the host's own addresses too) on an
  * ephemeral port, or with -a an abstract UNIX stream socket "\0NAME" (with
  * -p one at the path PATH, removed at the end; with -u there a datagram
  * socket), and
@@ -50,6 +51,7 @@ enum mode { MODE_TCP, MODE_UDP, MODE_ABSTRACT };
 struct options {
 	enum mode mode;
 	bool ipv6;
+	bool any; /* -A */
 	long seconds;
 	const char *name;
 	bool path;  /* -p: name is a path, not abstract */
@@ -115,10 +117,13 @@ static void parse_args(int argc, char **argv, struct options *o)
 
 	*o = (struct options){ .mode = MODE_TCP, .seconds = DEFAULT_SECONDS };
 	opterr = 0;
-	while ((c = getopt(argc, argv, "+:6ua:p:t:")) != -1) {
+	while ((c = getopt(argc, argv, "+:6Aua:p:t:")) != -1) {
 		switch (c) {
 		case '6':
 			o->ipv6 = true;
+			break;
+		case 'A':
+			o->any = true;
 			break;
 		case 'u':
 			udp = true;
@@ -202,11 +207,12 @@ static int open_inet(const struct options *o, unsigned int *port)
 
 	if (o->ipv6) {
 		sin6->sin6_family = AF_INET6;
-		sin6->sin6_addr = in6addr_loopback;
+		sin6->sin6_addr = o->any ? in6addr_any : in6addr_loopback;
 		len = sizeof(*sin6);
 	} else {
 		sin->sin_family = AF_INET;
-		sin->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		sin->sin_addr.s_addr =
+			htonl(o->any ? INADDR_ANY : INADDR_LOOPBACK);
 		len = sizeof(*sin);
 	}
 	fd = socket(ss.ss_family, type | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);

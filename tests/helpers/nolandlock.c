@@ -3,19 +3,23 @@
  *
  *   nolandlock [--errno ENOSYS|EOPNOTSUPP] -- COMMAND ARGS...
  *   nolandlock --no-namespaces -- COMMAND ARGS...
+ *   nolandlock --no-netns -- COMMAND ARGS...
  *
  * Sets no_new_privs and installs a seccomp filter that makes the three
  * Landlock system calls fail with the given errno (ENOSYS, the default, is
  * a kernel built without Landlock; EOPNOTSUPP one built with it but booted
  * without "landlock" in lsm=), then executes COMMAND.  With
  * --no-namespaces, Landlock works and unshare() fails with EPERM instead,
- * as on a host that forbids user namespaces.  Every other system
+ * as on a host that forbids user namespaces.  With --no-netns, only an
+ * unshare() or clone() asking for a network namespace fails (EPERM),
+ * as where they are forbidden (a container).  Every other system
  * call is allowed.  The filter is inherited by everything COMMAND starts.
  *
  * Exit status: 2 on misuse or if the filter cannot be installed; 126 or 127
  * (as env(1)) if COMMAND cannot be run; otherwise COMMAND's own status.
  */
 #include <errno.h>
+#include <sched.h>
 #include <getopt.h>
 #include <seccomp.h>
 #include <stdarg.h>
@@ -69,7 +73,7 @@ static int parse_errno(const char *s)
 	die(2, "bad errno '%s': want ENOSYS or EOPNOTSUPP", s);
 }
 
-static int no_namespaces;
+static int no_namespaces, no_netns;
 
 /* Returns the index in @argv of COMMAND; sets *@err. */
 static int parse_args(int argc, char **argv, int *err)
@@ -77,6 +81,7 @@ static int parse_args(int argc, char **argv, int *err)
 	static const struct option longopts[] = {
 		{ "errno", required_argument, NULL, 'e' },
 		{ "no-namespaces", no_argument, NULL, 'n' },
+		{ "no-netns", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -90,6 +95,9 @@ static int parse_args(int argc, char **argv, int *err)
 			break;
 		case 'n':
 			no_namespaces = 1;
+			break;
+		case 'N':
+			no_netns = 1;
 			break;
 		case ':':
 			die(2, "option %s needs an argument", argv[optind - 1]);
@@ -124,8 +132,23 @@ static int install_filter(int err)
 	if (no_namespaces)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
 				      SCMP_SYS(unshare), 0);
-	for (i = 0;
-	     !no_namespaces && i < sizeof(nrs) / sizeof(nrs[0]) && rc == 0; i++)
+	if (no_netns)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				      SCMP_SYS(unshare), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWNET,
+					      CLONE_NEWNET));
+	if (no_netns && rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				      SCMP_SYS(clone), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWNET,
+					      CLONE_NEWNET));
+	/* clone3 passes its flags in memory: as a kernel without it */
+	if (no_netns && rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+				      SCMP_SYS(clone3), 0);
+	for (i = 0; !no_namespaces && !no_netns &&
+		    i < sizeof(nrs) / sizeof(nrs[0]) && rc == 0;
+	     i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((unsigned int)err),
 				      nrs[i], 0);
 	if (rc == 0)

@@ -88,6 +88,15 @@ assert_tree() { # dir
 	assert_content "$1/a/b/two" two
 }
 
+# wait_for_file FILE: until FILE is not empty, 5 s at most.
+wait_for_file() {
+	local i
+	for i in $(seq 100); do
+		[ -s "$1" ] && return
+		sleep 0.05
+	done
+}
+
 # start_listener [listener options]: a TCP/UDP listener on loopback that
 # exits by itself; sets $port and $listener_pid; the count of contacts
 # is in $T/count once it has exited (wait_listener).
@@ -95,11 +104,7 @@ start_listener() {
 	rm -f "$T/port" "$T/count"
 	"$HELPERS/listener" -t 3 "$@" "$T/port" "$T/count" &
 	listener_pid=$!
-	local i
-	for i in $(seq 100); do
-		[ -s "$T/port" ] && break
-		sleep 0.05
-	done
+	wait_for_file "$T/port"
 	port=$(cat "$T/port") || fail "the listener did not start"
 }
 

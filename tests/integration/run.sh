@@ -55,13 +55,22 @@ if [ "$(id -u)" -eq 0 ]; then
 	mkdir -p "$locked" &&
 		mount -t tmpfs -o noexec,nosuid,nodev,size=64k cordon-it "$locked" ||
 		exit 1
-	trap 'umount "$locked"; rmdir "$locked"; rm -rf "$stage"' EXIT
+	# names for t_hosts.sh (--allow-host), resolved outside the sandbox
+	# as any name is: two on the loopback, one on this host's address
+	cp /etc/hosts "$stage/hosts.saved" || exit 1
+	far=$(hostname -I 2> /dev/null | tr ' ' '\n' | grep -m1 '^[0-9.]*$')
+	{
+		echo "127.0.0.1 allowed.cordon.test other.cordon.test"
+		[ -z "$far" ] || echo "$far far.cordon.test"
+	} >> /etc/hosts
+	restore='cat "$stage/hosts.saved" > /etc/hosts'
+	trap "$restore"'; umount "$locked"; rmdir "$locked"; rm -rf "$stage"' EXIT
 	run_as root /root root
 	# a directory of its own under /run, where only root may create
 	# one, for the tests of sockets under /run
 	rundir=/run/cordon-it-$user
 	install -d -o "$user" -m 700 "$rundir" || exit 1
-	trap 'umount "$locked"; rmdir "$locked"; rm -rf "$stage" "$rundir"' EXIT
+	trap "$restore"'; umount "$locked"; rmdir "$locked"; rm -rf "$stage" "$rundir"' EXIT
 	run_as user "$home" "$user" runuser -u "$user" --
 else
 	echo "SKIP (the root run): not running as root"

@@ -1,0 +1,308 @@
+# --allow-host: the command's own network namespace, its loopback alone,
+# and cordon's proxy outside, reached through HTTP_PROXY, HTTPS_PROXY
+# and ALL_PROXY.  The origin is a local server on the host's loopback,
+# named through the hosts entries run.sh adds (allowed.cordon.test and
+# other.cordon.test: 127.0.0.1), which resolve outside as any name does.
+
+# origin_start [ADDR]: an HTTP server for $T/www on the host's loopback
+# (or ADDR); sets $oport; each request it serves is a line in
+# $T/origin.log.
+origin_start() {
+	mkdir -p "$T/www"
+	echo "hello from the origin" > "$T/www/index.txt"
+	rm -f "$T/oport"
+	python3 - "$T/www" "$T/oport" "$T/origin.log" "${1:-127.0.0.1}" <<'EOF' &
+import functools, http.server, sys
+www, portfile, log, addr = sys.argv[1:5]
+class H(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, fmt, *a):
+        with open(log, "a") as f:
+            f.write(self.headers.get("Host", "-") + " " + self.path + "\n")
+srv = http.server.ThreadingHTTPServer((addr, 0),
+        functools.partial(H, directory=www))
+srv.timeout = 0.2
+open(portfile + ".tmp", "w").write(str(srv.server_address[1]))
+import os; os.rename(portfile + ".tmp", portfile)
+import time; end = time.time() + 30
+while time.time() < end:
+    srv.handle_request()
+EOF
+	origin_pid=$!
+	trap 'kill $origin_pid 2>/dev/null' EXIT
+	wait_for_file "$T/oport"
+	oport=$(cat "$T/oport") || fail "the origin did not start"
+	getent hosts allowed.cordon.test | grep -q '^127\.0\.0\.1' ||
+		fail "allowed.cordon.test does not resolve to 127.0.0.1 (run.sh adds it to /etc/hosts)"
+	: > "$T/origin.log"
+}
+
+# host_ipv4: this host's first IPv4 address but loopback (status 1:
+# none).
+host_ipv4() {
+	hostname -I 2> /dev/null | tr ' ' '\n' | grep -m1 '^[0-9.]*$'
+}
+
+# served PATTERN: how many requests the origin logged that match.
+served() {
+	grep -c -- "$1" "$T/origin.log" 2>/dev/null || true
+}
+
+test_hosts_curl_reaches_an_allowed_name_and_nothing_else() {
+	origin_start
+	cordon --allow-host "allowed.cordon.test:$oport" -- \
+		curl -sS "http://allowed.cordon.test:$oport/index.txt"
+	assert_status 0
+	assert_stdout_has "hello from the origin"
+	[ "$(served "allowed.cordon.test:$oport /index.txt")" = 1 ] ||
+		fail "the origin did not serve the allowed name"
+	# another name of the very same server is refused, and explained
+	cordon --allow-host "allowed.cordon.test:$oport" -- \
+		curl -sS -o /dev/null -w '%{http_code}' \
+		"http://other.cordon.test:$oport/index.txt"
+	assert_stdout_has 403
+	assert_stderr_has "^cordon: denied connect other.cordon.test:$oport \[proxy\] (a host no --allow-host names); allow with --allow-host other.cordon.test:$oport$"
+	assert_stderr_has "^cordon: allow all of it with: --allow-host other.cordon.test:$oport$"
+	[ "$(served other.cordon.test)" = 0 ] ||
+		fail "the origin served the name not allowed"
+	grep -q "\"destination\":\"other.cordon.test:$oport\"" \
+		"$HOME/.local/state/cordon/audit.jsonl" ||
+		fail "no record of the refused host"
+	# the option, pasted as printed, lets it through
+	cordon --allow-host "allowed.cordon.test:$oport" \
+		--allow-host "other.cordon.test:$oport" -- \
+		curl -sS "http://other.cordon.test:$oport/index.txt"
+	assert_status 0
+	[ "$(served "other.cordon.test:$oport /index.txt")" = 1 ] ||
+		fail "the option printed did not let the name through"
+}
+
+test_hosts_connect_tunnel_and_socks() {
+	origin_start
+	cordon --allow-host "allowed.cordon.test:$oport" -- \
+		curl -sS --proxytunnel "http://allowed.cordon.test:$oport/index.txt"
+	assert_status 0
+	assert_stdout_has "hello from the origin"
+	cordon --allow-host "allowed.cordon.test:$oport" -- \
+		curl -sS --proxytunnel "http://other.cordon.test:$oport/index.txt"
+	assert_status_not 0
+	assert_stderr_has "allow with --allow-host other.cordon.test:$oport$"
+	# ALL_PROXY: SOCKS5 with the name (socks5h)
+	cordon --allow-host "allowed.cordon.test:$oport" -- bash -c \
+		'curl -sS --proxy "$ALL_PROXY" "$0"' \
+		"http://allowed.cordon.test:$oport/index.txt"
+	assert_status 0
+	assert_stdout_has "hello from the origin"
+	[ "$(served "allowed.cordon.test:$oport /index.txt")" = 2 ] ||
+		fail "the origin did not serve both tunnels"
+	[ "$(served other.cordon.test)" = 0 ] ||
+		fail "the origin served the name not allowed"
+}
+
+test_hosts_python_urllib_and_git_over_http() {
+	origin_start
+	git init -q --bare "$T/www/repo.git"
+	git clone -q "$T/www/repo.git" "$T/out/src" 2> /dev/null
+	git -C "$T/out/src" -c user.name=t -c user.email=t@t commit -q \
+		--allow-empty -m "from the origin"
+	git -C "$T/out/src" push -q origin HEAD 2> /dev/null
+	git -C "$T/www/repo.git" update-server-info
+	cordon --allow-host "allowed.cordon.test:$oport" -- python3 -c \
+		'import sys, urllib.request
+print(urllib.request.urlopen(sys.argv[1]).read().decode())' \
+		"http://allowed.cordon.test:$oport/index.txt"
+	assert_status 0
+	assert_stdout_has "hello from the origin"
+	cordon --allow-host "allowed.cordon.test:$oport" -- \
+		git clone -q "http://allowed.cordon.test:$oport/repo.git" clone
+	assert_status 0
+	[ "$(git -C "$T/ws/clone" log --format=%s)" = "from the origin" ] ||
+		fail "git did not clone through the proxy"
+	cordon --allow-host "allowed.cordon.test:$oport" -- \
+		git clone -q "http://other.cordon.test:$oport/repo.git" clone2
+	assert_status_not 0
+	assert_absent "$T/ws/clone2/.git"
+	[ "$(served other.cordon.test)" = 0 ] ||
+		fail "the origin served the name not allowed"
+}
+
+test_hosts_ip_literal_and_other_port_refused() {
+	origin_start
+	# the host's loopback, asked of the proxy (NO_PROXY keeps the
+	# sandbox's own loopback from it, hence --noproxy '')
+	cordon --allow-host "allowed.cordon.test:$oport" -- \
+		curl -sS --noproxy '' -o /dev/null -w '%{http_code}' \
+		"http://127.0.0.1:$oport/index.txt"
+	assert_stdout_has 403
+	assert_stderr_has "allow with --allow-host 127.0.0.1:$oport$"
+	# the allowed name, another port: the rule is for $oport only
+	cordon --allow-host "allowed.cordon.test:$oport" -- \
+		curl -sS -o /dev/null -w '%{http_code}' \
+		"http://allowed.cordon.test:$((oport + 1))/index.txt"
+	assert_stdout_has 403
+	assert_stderr_has "allow with --allow-host allowed.cordon.test:$((oport + 1))$"
+	# without a port, 80 and 443 only
+	cordon --allow-host allowed.cordon.test -- \
+		curl -sS -o /dev/null -w '%{http_code}' \
+		"http://allowed.cordon.test:$oport/index.txt"
+	assert_stdout_has 403
+	[ "$(served /index.txt)" = 0 ] || fail "the origin served a refusal"
+	# the IP rule printed lets the literal through
+	cordon --allow-host "127.0.0.1:$oport" -- \
+		curl -sS --noproxy '' "http://127.0.0.1:$oport/index.txt"
+	assert_status 0
+	[ "$(served "127.0.0.1:$oport /index.txt")" = 1 ] ||
+		fail "the IP rule did not let the literal through"
+}
+
+test_hosts_wildcard_never_reaches_the_hosts_own_addresses() {
+	origin_start
+	# *.cordon.test matches, but the name is the host's loopback: only
+	# the exact name lets it through (the rule in README)
+	cordon --allow-host "*.cordon.test:$oport" -- \
+		curl -sS -o /dev/null -w '%{http_code}' \
+		"http://allowed.cordon.test:$oport/index.txt"
+	assert_stdout_has 403
+	assert_stderr_has "allow with --allow-host allowed.cordon.test:$oport$"
+	[ "$(served /index.txt)" = 0 ] || fail "a wildcard reached loopback"
+	cordon --allow-host "*.cordon.test:$oport" \
+		--allow-host "allowed.cordon.test:$oport" -- \
+		curl -sS "http://allowed.cordon.test:$oport/index.txt"
+	assert_status 0
+	[ "$(served /index.txt)" = 1 ] || fail "the exact name was refused"
+}
+
+# A static binary's raw connect and sendto, to a listener on every
+# address of the host: no route out of the namespace.
+test_hosts_static_direct_connect_and_udp_reach_nothing() {
+	local addr
+	addr=$(host_ipv4) ||
+		skip "SKIP: this host has no IPv4 address but loopback"
+	start_listener -A
+	cordon --allow-host "allowed.cordon.test" -- \
+		"$HELPERS/inetpeer" tcp "$addr" "$port"
+	assert_status 1
+	cordon --allow-host "allowed.cordon.test" -- \
+		"$HELPERS/inetpeer" tcp 127.0.0.1 "$port"
+	assert_status 1
+	wait_listener
+	[ "$contacts" = 0 ] || fail "the listener saw $contacts connections"
+	start_listener -A -u
+	cordon --allow-host "allowed.cordon.test" -- \
+		"$HELPERS/inetpeer" udp "$addr" "$port"
+	assert_status 1
+	wait_listener
+	[ "$contacts" = 0 ] || fail "the listener saw $contacts datagrams"
+	# the twins: the same calls unsandboxed, and with --net
+	start_listener -A
+	plain "$HELPERS/inetpeer" tcp "$addr" "$port"
+	assert_status 0
+	cordon --net --allow-host "allowed.cordon.test" -- \
+		"$HELPERS/inetpeer" tcp "$addr" "$port"
+	assert_status 0
+	wait_listener
+	[ "$contacts" = 2 ] || fail "the listener saw $contacts connections, expected 2"
+	start_listener -A -u
+	plain "$HELPERS/inetpeer" udp "$addr" "$port"
+	assert_status 0
+	wait_listener
+	[ "$contacts" = 1 ] || fail "the listener saw $contacts datagrams, expected 1"
+}
+
+test_hosts_direct_connect_of_a_shimmed_program_is_explained() {
+	local addr
+	addr=$(host_ipv4) ||
+		skip "SKIP: this host has no IPv4 address but loopback"
+	start_listener -A
+	cordon --allow-host "allowed.cordon.test" -- \
+		bash -c 'exec 3<>/dev/tcp/$0/$1' "$addr" "$port"
+	assert_status_not 0
+	assert_stderr_has "^cordon: denied connect $addr:$port \[connect\] (only the allowed hosts are reached, through cordon's proxy (HTTPS_PROXY, ALL_PROXY), and this program went round it); allow with --net$"
+	# the option printed
+	cordon --allow-host "allowed.cordon.test" --net -- \
+		bash -c 'exec 3<>/dev/tcp/$0/$1' "$addr" "$port"
+	assert_status 0
+	wait_listener
+	[ "$contacts" = 1 ] || fail "the listener saw $contacts connections, expected 1"
+}
+
+test_hosts_proxy_variables_survive_a_cleared_environment() {
+	cordon --allow-host allowed.cordon.test -- \
+		env -i /bin/sh -c 'echo "$HTTPS_PROXY $https_proxy $ALL_PROXY $NO_PROXY"'
+	assert_status 0
+	assert_stdout_has "^http://127.0.0.1:3128 http://127.0.0.1:3128 socks5h://127.0.0.1:3128 localhost,127.0.0.1,::1$"
+	# the user's own are replaced: traffic goes to the proxy or nowhere
+	HTTPS_PROXY=http://elsewhere:1 cordon -e HTTPS_PROXY \
+		--allow-host allowed.cordon.test -- printenv HTTPS_PROXY
+	assert_stdout_has "^http://127.0.0.1:3128$"
+	# --net is the whole network: no proxy
+	cordon --net --allow-host allowed.cordon.test -- printenv HTTPS_PROXY
+	assert_status 1
+}
+
+test_hosts_profile_key_and_bad_input() {
+	origin_start
+	printf '{"allow_hosts": ["allowed.cordon.test:%s"]}\n' "$oport" > "$T/out/p.json"
+	cordon -p "$T/out/p.json" -- curl -sS "http://allowed.cordon.test:$oport/index.txt"
+	assert_status 0
+	assert_stdout_has "hello from the origin"
+	cordon --allow-host 'bad host' -- true
+	assert_status 125
+	assert_stderr_lines 2
+	assert_stderr_has "^cordon: --allow-host 'bad host': expected HOST"
+	cordon --allow-host allowed.cordon.test --connect 443 -- true
+	assert_status 125
+	assert_stderr_has "^cordon: --allow-host and --connect"
+	printf '{"allow_hosts": "x"}\n' > "$T/out/bad.json"
+	cordon -p "$T/out/bad.json" -- true
+	assert_status 125
+	assert_stderr_has "takes a list of hosts"
+}
+
+# Where no network namespace can be made, refused; --best-effort runs
+# with no network at all.
+test_hosts_refused_without_a_network_namespace() {
+	cordon -- true
+	assert_status 0
+	plain "$HELPERS/nolandlock" --no-netns -- "$CORDON" \
+		--allow-host allowed.cordon.test -- true
+	assert_status 125
+	assert_stderr_has "hosts reached only through cordon's proxy"
+	start_listener
+	plain "$HELPERS/nolandlock" --no-netns -- "$CORDON" --best-effort \
+		--allow-host allowed.cordon.test -- \
+		bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0' "$port"
+	assert_status_not 0
+	wait_listener
+	[ "$contacts" = 0 ] || fail "the listener saw $contacts connections"
+	# the twin: the same filter and hosts off reach it with --net
+	start_listener
+	plain "$HELPERS/nolandlock" --no-netns -- "$CORDON" --net -- \
+		bash -c 'exec 3<>/dev/tcp/127.0.0.1/$0' "$port"
+	assert_status 0
+	wait_listener
+	[ "$contacts" = 1 ] || fail "the listener saw $contacts connections"
+}
+
+# learn: a name looked up and connected to is learned as that host; the
+# profile reruns through the proxy.
+test_hosts_learned_from_a_run() {
+	getent hosts far.cordon.test > /dev/null ||
+		skip "SKIP: far.cordon.test: this host has no IPv4 address but loopback"
+	origin_start 0.0.0.0
+	cordon learn -o "$T/out/p.json" -- \
+		curl -sS -o /dev/null "http://far.cordon.test:$oport/index.txt"
+	assert_status 0
+	assert_stderr_has "1 host into $T/out/p.json"
+	python3 -c "import json,sys; p=json.load(open(sys.argv[1]))
+assert p == {'allow_hosts': ['far.cordon.test:' + sys.argv[2]]}, p" \
+		"$T/out/p.json" "$oport" || fail "the profile learned: $(cat "$T/out/p.json")"
+	cordon -p "$T/out/p.json" -- \
+		curl -sS "http://far.cordon.test:$oport/index.txt"
+	assert_status 0
+	assert_stdout_has "hello from the origin"
+	# the twin: without the profile, nothing reaches it
+	cordon -- curl -sS "http://far.cordon.test:$oport/index.txt"
+	assert_status_not 0
+	[ "$(served /index.txt)" = 2 ] ||
+		fail "the origin served $(served /index.txt) requests, expected 2"
+}
