@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -145,6 +146,7 @@ int hostgate_serve(int listen_fd, const struct policy *p,
 	struct proxy_rule *rules = calloc(p->nhosts + 1, sizeof(*rules));
 	struct hostgate *g = calloc(1, sizeof(*g));
 	struct proxy_policy pol = { .rules = rules, .nrules = p->nhosts };
+	struct rlimit lim;
 	sigset_t all, old;
 	int ret = rules && g ? 0 : -ENOMEM;
 
@@ -155,6 +157,15 @@ int hostgate_serve(int listen_fd, const struct policy *p,
 		free(rules);
 		free(g);
 		return ret;
+	}
+	/* each tunnel holds two sockets and two pipes (four descriptors):
+	 * the soft limit up to the hard one, for PROXY_CONNS_MAX of them */
+	if (getrlimit(RLIMIT_NOFILE, &lim) == 0 &&
+	    lim.rlim_cur < lim.rlim_max && lim.rlim_cur < 8 * PROXY_CONNS_MAX) {
+		lim.rlim_cur = lim.rlim_max < 8 * PROXY_CONNS_MAX
+				       ? lim.rlim_max
+				       : 8 * PROXY_CONNS_MAX;
+		setrlimit(RLIMIT_NOFILE, &lim);
 	}
 	g->record = record;
 	g->arg = arg;

@@ -116,8 +116,8 @@ int probe_hosts_setup(struct ctx *c)
 	c->hosts_addr = (struct sockaddr_in){ .sin_family = AF_INET,
 					      .sin_addr.s_addr =
 						      htonl(INADDR_LOOPBACK) };
-	c->hosts_fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK,
-			     0);
+	c->hosts_fd =
+		socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (c->hosts_fd < 0 ||
 	    bind(c->hosts_fd, (struct sockaddr *)&c->hosts_addr, len) < 0 ||
 	    listen(c->hosts_fd, 8) < 0 ||

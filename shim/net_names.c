@@ -63,8 +63,8 @@ void net_names_note(const char *node, const struct addrinfo *res)
 	for (const struct addrinfo *a = res; a && s->n < ADDRS_KEPT;
 	     a = a->ai_next) {
 		size_t len;
-		const unsigned char *b = a->ai_addr ? addr_of(a->ai_addr, &len)
-						    : NULL;
+		const unsigned char *b =
+			a->ai_addr ? addr_of(a->ai_addr, &len) : NULL;
 
 		if (!b)
 			continue;
@@ -85,7 +85,8 @@ bool net_names_find(const struct sockaddr_storage *ss, char *name, size_t len)
 		return false;
 	memcpy(want, b, alen);
 	/* the newest first: two names of one address, the last asked */
-	for (unsigned long k = 0, top = __atomic_load_n(&taken, __ATOMIC_RELAXED);
+	for (unsigned long k = 0,
+			   top = __atomic_load_n(&taken, __ATOMIC_RELAXED);
 	     k < NAMES_KEPT; k++) {
 		struct slot *s = &ring[(top - 1 - k) % NAMES_KEPT];
 		unsigned long seq = __atomic_load_n(&s->seq, __ATOMIC_ACQUIRE);
