@@ -20,7 +20,7 @@
 
 #include "enforce/proxy_int.h"
 
-#define PIPE_CAP     (256 * 1024)
+#define PIPE_CAP     (1024 * 1024)
 #define SPLICE_FLAGS (SPLICE_F_MOVE | SPLICE_F_NONBLOCK)
 
 /* Write what the input @buf holds to @fd now (a bufferevent's output
