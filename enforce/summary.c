@@ -95,10 +95,13 @@ static void print_header(const struct supervisor *s)
 {
 	size_t n = s->tally.denials, lost = s->denials_unwritten;
 
-	fprintf(stderr,
-		"cordon: %zu denial%s reported by the command's processes "
-		"(the shim), ",
-		n, plural(n));
+	size_t own = s->own_denials;
+
+	fprintf(stderr, "cordon: %zu denial%s reported by %s, ", n, plural(n),
+		own == 0   ? "the command's processes (the shim)"
+		: own == n ? "cordon's supervisor (the broker, the proxy)"
+			   : "the command's processes (the shim) and cordon's "
+			     "supervisor (the broker, the proxy)");
 	if (!lost)
 		fprintf(stderr, "recorded in %s:\n", s->logpath);
 	else if (lost < n)

@@ -316,8 +316,12 @@ static void log_own(struct supervisor *s, json_t *rec, bool tally)
 	char *line = rec ? record_dump(rec, &len) : NULL;
 
 	pthread_mutex_lock(&writing);
-	if (tally && rec)
+	if (tally && rec) {
+		size_t before = s->tally.denials;
+
 		tally_note(&s->tally, rec);
+		s->own_denials += s->tally.denials - before;
+	}
 	if (s->logfd >= 0)
 		log_line(s, line, len, &wrote);
 	pthread_mutex_unlock(&writing);

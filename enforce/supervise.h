@@ -53,6 +53,8 @@ struct supervisor {
 	size_t unwritten;	  /* records the log did not take */
 	int write_err;		  /* the errno of the last of them */
 	size_t denials_unwritten; /* of tally.denials, not in the log */
+	size_t own_denials;	  /* of tally.denials, the supervisor's own
+				   * (the broker's, the proxy's) */
 	enum supervise_sigsys sigsys;
 	struct tally tally; /* what the kept reports said; the last
 			     * member (supervise_prepare) */

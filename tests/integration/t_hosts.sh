@@ -61,6 +61,7 @@ test_hosts_curl_reaches_an_allowed_name_and_nothing_else() {
 		"http://other.cordon.test:$oport/index.txt"
 	assert_stdout_has 403
 	assert_stderr_has "^cordon: denied connect other.cordon.test:$oport \[proxy\] (a host no --allow-host names); allow with --allow-host other.cordon.test:$oport$"
+	assert_stderr_has "^cordon: 1 denial reported by cordon's supervisor (the broker, the proxy), recorded in "
 	assert_stderr_has "^cordon: allow all of it with: --allow-host other.cordon.test:$oport$"
 	[ "$(served other.cordon.test)" = 0 ] ||
 		fail "the origin served the name not allowed"
