@@ -260,8 +260,11 @@ void report_denial(const struct op *op, const char *resolved, const char *layer)
 	struct strbuf ab = STRBUF(allow, sizeof(allow));
 	struct op rec = *op;
 	const char *none;
-	unsigned int say;
+	/* a repeat (its line and record made): nothing to compose */
+	unsigned int say = report_once(op->name, op->need, resolved);
 
+	if (!say)
+		return;
 	/* open(O_CREAT) of what is not there makes it: W too (check.c) */
 	if (op->creat && !path_exists(resolved))
 		rec.need |= RIGHT_W;
@@ -276,7 +279,6 @@ void report_denial(const struct op *op, const char *resolved, const char *layer)
 	rec.allow = none ? NULL : allow;
 	if (shim.extra.learn)
 		rec.verdict = "learn"; /* no line: the run goes on */
-	say = report_once(op->name, op->need, resolved);
 	if (say & REPORT_LINE)
 		write_line(&rec, resolved, rule, layer, none);
 	if (say & REPORT_RECORD)
