@@ -117,6 +117,7 @@
 #include <unistd.h>
 
 #include "enforce/broker_call.h"
+#include "enforce/broker_own.h"
 #include "enforce/record.h"
 #include "enforce/unixdiag.h"
 #include "shim/core/rule.h"
@@ -130,6 +131,7 @@ struct broker {
 	int listener;
 	int stopfd; /* an eventfd: wakes the leader */
 	const struct policy *p;
+	struct broker_own *own; /* the sockets the command bound */
 	void (*record)(void *arg, json_t *rec);
 	void *arg;
 	pthread_mutex_t mu;
@@ -178,16 +180,23 @@ static void drop_dac(void)
 
 /* A socket in /tmp or /var/tmp that only a default root grants is the
  * command's if the command bound it: in its own network namespace (the
- * network off), not among the host's.  Where the command shares the
- * host's namespace that cannot be told, and the root grants it. */
+ * network off), not among the host's; where the command shares the
+ * host's namespace, a socket noted when the command bound it
+ * (broker_own.c). */
 static bool of_the_host(const struct broker *b, int fd)
 {
 	struct stat st;
 
+	if (fstat(fd, &st) != 0)
+		return true;
 	if (b->p->net != NET_OFF)
-		return false;
-	return fstat(fd, &st) != 0 ||
-	       unixdiag_bound_here(st.st_dev, st.st_ino) != 0;
+		return !broker_own_file(b->own, st.st_dev, st.st_ino);
+	return unixdiag_bound_here(st.st_dev, st.st_ino) != 0;
+}
+
+struct broker_own *broker_own_of(struct broker *b)
+{
+	return b->own;
 }
 
 int broker_may_unix(struct broker *b, const char *path, int fd)
@@ -203,12 +212,12 @@ int broker_may_unix(struct broker *b, const char *path, int fd)
 	return shared && of_the_host(b, fd) ? -EEXIST : 0;
 }
 
-bool broker_may_tcp(struct broker *b, unsigned int port)
+bool broker_may_tcp(struct broker *b, bool bind, unsigned int port)
 {
 	bool ok;
 
 	pthread_mutex_lock(&b->mu);
-	ok = !b->stopped && policy_tcp_allowed(b->p, false, port);
+	ok = !b->stopped && policy_tcp_allowed(b->p, bind, port);
 	pthread_mutex_unlock(&b->mu);
 	return ok;
 }
@@ -224,10 +233,30 @@ static void unref_unlock(struct broker *b)
 	close(b->listener);
 	if (b->stopfd >= 0)
 		close(b->stopfd);
+	broker_own_free(b->own);
 	pthread_cond_destroy(&b->cv);
 	pthread_cond_destroy(&b->watch_cv);
 	pthread_mutex_destroy(&b->mu);
 	free(b);
+}
+
+/* With b->mu held: a listen() refused (broker_listen()).  --bind PORT
+ * cannot allow it (the port would be random); --net allows it. */
+static void note_listen(struct broker *b, const struct broker_denial *d)
+{
+	json_t *more = json_pack("{s:s, s:s, s:s}", "destination", d->dest,
+				 "allow", "with --net", "layer", "kernel");
+	json_t *rec = more ? record_new(RECORD_KERNEL, d->op, "deny",
+					"listen() on a TCP socket bound to no "
+					"port would take a random port on "
+					"every address: bind() it to a "
+					"--bind port first",
+					more)
+			   : NULL;
+
+	json_decref(more);
+	if (rec)
+		b->record(b->arg, rec);
 }
 
 static void note(struct broker *b, const struct broker_denial *d)
@@ -239,6 +268,11 @@ static void note(struct broker *b, const struct broker_denial *d)
 
 	pthread_mutex_lock(&b->mu);
 	if (b->stopped || !b->record) {
+		pthread_mutex_unlock(&b->mu);
+		return;
+	}
+	if (d->dest[0]) {
+		note_listen(b, d);
 		pthread_mutex_unlock(&b->mu);
 		return;
 	}
@@ -290,7 +324,9 @@ static void answer(struct broker *b, const struct seccomp_notif *n)
 	struct broker_denial *d = malloc(sizeof(*d));
 	long ret = d ? broker_perform(b, b->listener, n, d) : -ENOMEM;
 
-	if (ret < 0)
+	if (ret == BROKER_CONTINUE)
+		r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	else if (ret < 0)
 		r.error = (int)ret;
 	else
 		r.val = ret;
@@ -494,6 +530,7 @@ int broker_start(struct broker **bp, int listener, const struct policy *p,
 	}
 	b->listener = listener;
 	b->p = p;
+	b->own = broker_own_new();
 	b->record = record;
 	b->arg = arg;
 	b->refs = 1;

@@ -5,6 +5,7 @@
 #ifndef CORDON_BROKER_CALL_H
 #define CORDON_BROKER_CALL_H
 
+#include <limits.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <sys/socket.h>
@@ -26,13 +27,19 @@
 #define BROKER_CONTROL_MAX (64u << 10)
 #define BROKER_FDS_MAX	   253
 
-/* A refusal of a pathname socket, for the record. */
+/* A refusal of a pathname socket, or of a listen(), for the record. */
 struct broker_denial {
-	const char *op; /* "connect", "sendto", "sendmsg"; NULL: none */
+	/* "connect", "sendto", "sendmsg", "listen"; NULL: none */
+	const char *op;
 	char given[PATH_BUF];
 	char resolved[PATH_BUF];
-	bool shared; /* a socket of the host's in a shared temp dir */
+	bool shared;   /* a socket of the host's in a shared temp dir */
+	char dest[64]; /* a listen()'s unbound address ("0.0.0.0:0"), or "" */
 };
+
+/* What broker_perform() returns for a call the kernel is to make as
+ * asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE): a bind() (broker_own.c). */
+#define BROKER_CONTINUE LONG_MIN
 
 /* The calling thread, as the broker holds it (broker_call.c keeps the
  * last few per worker): its pidfd, and its root once opened (-1 before;
@@ -70,7 +77,11 @@ struct broker_call {
  * the policy, -EEXIST a socket of the host's in a temp dir shared with
  * it (policy_unix_shared(), unixdiag.h). */
 int broker_may_unix(struct broker *b, const char *path, int fd);
-bool broker_may_tcp(struct broker *b, unsigned int port);
+/* May TCP @port be connected to (or bound, with @bind)? */
+bool broker_may_tcp(struct broker *b, bool bind, unsigned int port);
+
+/* The sockets the command bound (broker_own.h), or NULL. */
+struct broker_own *broker_own_of(struct broker *b);
 
 /* Before a step that may block (a blocking connect, a send that would
  * wait): the calling thread passes the lead to another, which waits for

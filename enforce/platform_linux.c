@@ -77,7 +77,7 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
 	if (!ret && feature_layer_ok(s, "seccomp"))
 		ret = sysfilter_apply(p, namespaces, err, errlen);
 	if (!ret && gate >= 0)
-		ret = sockgate_install(gate, err, errlen);
+		ret = sockgate_install(gate, p->net, err, errlen);
 	if (!ret)
 		ret = caps_drop(err, errlen);
 	return ret;

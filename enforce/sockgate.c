@@ -97,11 +97,11 @@ void sockgate_features(struct feature_set *s)
 		       });
 }
 
-int sockgate_install(int gate, char *err, size_t errlen)
+int sockgate_install(int gate, enum net_mode net, char *err, size_t errlen)
 {
 	int listener = -1, ret, dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
 
-	ret = broker_install(&listener, err, errlen);
+	ret = broker_install(net, &listener, err, errlen);
 	if (!ret && dumpable == 0 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		ret = -errno;
 	if (!ret) {

@@ -22,11 +22,11 @@ void sockgate_features(struct feature_set *s);
  * sockgate_install - in the sandboxed process, after the seccomp filter
  * and before the capability drop: install the broker's filter and hand
  * its listener over @gate (the child's end of the platform gate), then
- * close both.  Nothing here may connect or send with an address before
- * the supervisor serves the listener.
- * Return: 0, or -errno with @err set.
+ * close both (@net: the policy's, broker_install()).  Nothing here may connect
+ * or send with an address before the supervisor serves the listener. Return: 0,
+ * or -errno with @err set.
  */
-int sockgate_install(int gate, char *err, size_t errlen);
+int sockgate_install(int gate, enum net_mode net, char *err, size_t errlen);
 
 /**
  * sockgate_serve - in the supervisor: take the listener from @gate (the

@@ -150,7 +150,7 @@ static int round_once(long count, enum mode mode, const struct policy *p,
 		if (mode != BARE && allow_all())
 			_exit(2);
 		if (mode == BROKERED) {
-			if (broker_install(&l, err, sizeof(err)))
+			if (broker_install(NET_OFF, &l, err, sizeof(err)))
 				_exit(2);
 			if (broker_give_listener(sp[1], l))
 				_exit(2);

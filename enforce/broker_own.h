@@ -1,0 +1,56 @@
+/*
+ * broker_own.h - with the network shared, the UNIX sockets the command
+ * bound itself, told from the host's (broker_own.c); and the listen()
+ * that would take an ephemeral TCP port without a bind().
+ */
+#ifndef CORDON_BROKER_OWN_H
+#define CORDON_BROKER_OWN_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "enforce/broker_call.h"
+
+struct broker_own;
+
+/* The sockets the command bound: an empty set, or NULL out of memory. */
+struct broker_own *broker_own_new(void);
+void broker_own_free(struct broker_own *o);
+
+/**
+ * broker_bind - a bind() of the command (handed over only with the
+ * network shared): an AF_UNIX socket that is not bound yet is noted as
+ * the command's own, then the kernel performs the bind as asked
+ * (Landlock and the mounts decide on it).
+ * Return: BROKER_CONTINUE.
+ */
+long broker_bind(const struct broker_call *c);
+
+/**
+ * broker_listen - a listen() of the command (handed over only with TCP
+ * ports allowed): refused (EACCES, @c->denial set) on an AF_INET or
+ * AF_INET6 socket bound to no port, which listen() would bind to an
+ * ephemeral port on every address unless --bind 0 allows any; else
+ * performed on the command's socket.  Return: its result, or -errno.
+ */
+long broker_listen(const struct broker_call *c);
+
+/**
+ * broker_own_file - is the socket bound at the socket file @dev, @ino
+ * one the command bound?  False when none is bound there, or when the
+ * kernel could not be asked.
+ */
+bool broker_own_file(struct broker_own *o, dev_t dev, ino_t ino);
+
+/**
+ * broker_own_abstract - is the socket bound at the abstract @name (@len
+ * bytes, the leading NUL included) one the command bound?  Then it is
+ * held (a descriptor of it taken from a process of the command's) so
+ * that its name cannot be released and bound by another until the call
+ * is made.  Return: that descriptor (close it after the call), or
+ * -EPERM, as Landlock's scope refuses one bound outside.
+ */
+int broker_own_abstract(const struct broker_call *c, const char *name,
+			size_t len);
+
+#endif
