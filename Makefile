@@ -184,6 +184,8 @@ $(B)/helpers/pit_%: LIBS += -lpthread -ldl
 $(B)/helpers/escape: LIBS += -luring
 $(B)/helpers/unixpeer: LDFLAGS += -static
 $(B)/helpers/unixpeer: LIBS =
+$(B)/helpers/tcplisten: LDFLAGS += -static
+$(B)/helpers/tcplisten: LIBS =
 # The snapshot helper encodes with the core itself.
 $(B)/helpers/snapshot: tests/helpers/snapshot.c $(B)/libcore.a
 	@mkdir -p $(dir $@)

@@ -182,16 +182,20 @@ static void drop_dac(void)
  * command's if the command bound it: in its own network namespace (the
  * network off), not among the host's; where the command shares the
  * host's namespace, a socket noted when the command bound it
- * (broker_own.c). */
-static bool of_the_host(const struct broker *b, int fd)
+ * (broker_own.c).  Return: 0 the command's, -EEXIST the host's,
+ * -ECONNREFUSED none bound in the host's namespace (network shared). */
+static int whose(const struct broker *b, int fd)
 {
 	struct stat st;
 
 	if (fstat(fd, &st) != 0)
-		return true;
-	if (b->p->net != NET_OFF)
-		return !broker_own_file(b->own, st.st_dev, st.st_ino);
-	return unixdiag_bound_here(st.st_dev, st.st_ino) != 0;
+		return -EEXIST;
+	if (b->p->net != NET_OFF) {
+		int ret = broker_own_file(b->own, st.st_dev, st.st_ino);
+
+		return ret == -EPERM ? -EEXIST : ret;
+	}
+	return unixdiag_bound_here(st.st_dev, st.st_ino) != 0 ? -EEXIST : 0;
 }
 
 struct broker_own *broker_own_of(struct broker *b)
@@ -209,7 +213,7 @@ int broker_may_unix(struct broker *b, const char *path, int fd)
 	pthread_mutex_unlock(&b->mu);
 	if (!ok)
 		return -EACCES;
-	return shared && of_the_host(b, fd) ? -EEXIST : 0;
+	return shared ? whose(b, fd) : 0;
 }
 
 bool broker_may_tcp(struct broker *b, bool bind, unsigned int port)

@@ -193,11 +193,18 @@ static int unix_vet(const struct broker_call *c, const char *op,
 	ret = open_unix(c, given, pathfd, resolved);
 	if (ret)
 		return ret;
-	if (!still_valid(c))
-		return -ENOENT;
-	/* The caller was waiting all along: the root is its own. */
-	c->t->root_checked = true;
-	ret = broker_may_unix(c->b, resolved, *pathfd);
+	ret = still_valid(c) ? 0 : -ENOENT;
+	if (!ret) {
+		/* The caller was waiting all along: the root is its own. */
+		c->t->root_checked = true;
+		ret = broker_may_unix(c->b, resolved, *pathfd);
+	}
+	if (ret) {
+		close(*pathfd);
+		*pathfd = -1;
+	}
+	if (ret == -ENOENT || ret == -ECONNREFUSED)
+		return ret;
 	if (ret) {
 		c->denial->op = op;
 		c->denial->shared = ret == -EEXIST;

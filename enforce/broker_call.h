@@ -75,7 +75,8 @@ struct broker_call {
  * the broker is stopping. */
 /* The socket file @path, opened as @fd: 0 allowed, -EACCES refused by
  * the policy, -EEXIST a socket of the host's in a temp dir shared with
- * it (policy_unix_shared(), unixdiag.h). */
+ * it (policy_unix_shared(), unixdiag.h), -ECONNREFUSED none bound there
+ * (the network shared: answer so without making the call). */
 int broker_may_unix(struct broker *b, const char *path, int fd);
 /* May TCP @port be connected to (or bound, with @bind)? */
 bool broker_may_tcp(struct broker *b, bool bind, unsigned int port);

@@ -162,6 +162,7 @@ struct hit {
 	struct broker_own *o;
 	struct own_entry e;
 	struct unixdiag_sock s;
+	bool seen; /* some socket is bound there */
 };
 
 static bool is_own(void *arg, const struct unixdiag_sock *s)
@@ -169,15 +170,29 @@ static bool is_own(void *arg, const struct unixdiag_sock *s)
 	struct hit *h = arg;
 
 	h->s = *s;
+	h->seen = true;
 	return own_find(h->o, s->cookie, &h->e);
 }
 
-bool broker_own_file(struct broker_own *o, dev_t dev, ino_t ino)
+/* Where no socket of this namespace is bound the call is answered
+ * ECONNREFUSED, as the kernel answers for a file or name with none, and
+ * never made: a socket bound there by a process of another network
+ * namespace (a container's, in a directory it shares) is no more the
+ * command's, and an abstract name bound meanwhile is not the one
+ * checked. */
+static int verdict(int found, const struct hit *h)
+{
+	if (found == 1)
+		return 0;
+	return found == 0 && !h->seen ? -ECONNREFUSED : -EPERM;
+}
+
+int broker_own_file(struct broker_own *o, dev_t dev, ino_t ino)
 {
 	const struct unixdiag_at at = { .dev = dev, .ino = ino };
 	struct hit h = { .o = o };
 
-	return o && unixdiag_each(&at, is_own, &h) == 1;
+	return o ? verdict(unixdiag_each(&at, is_own, &h), &h) : -EPERM;
 }
 
 /* The socket of cookie @cookie, taken from descriptor @fd of @pidfd. */
@@ -237,8 +252,9 @@ int broker_own_abstract(const struct broker_call *c, const char *name,
 	struct hit h = { .o = broker_own_of(c->b) };
 	int s;
 
-	if (!h.o || unixdiag_each(&at, is_own, &h) != 1)
-		return -EPERM;
+	s = h.o ? verdict(unixdiag_each(&at, is_own, &h), &h) : -EPERM;
+	if (s)
+		return s;
 	s = take_from(h.e.tid, h.e.fd, &h);
 	if (s < 0 && h.e.tid != (pid_t)c->n->pid)
 		s = take_from((pid_t)c->n->pid, -1, &h);

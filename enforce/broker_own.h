@@ -37,18 +37,20 @@ long broker_listen(const struct broker_call *c);
 
 /**
  * broker_own_file - is the socket bound at the socket file @dev, @ino
- * one the command bound?  False when none is bound there, or when the
- * kernel could not be asked.
+ * (in the caller's network namespace) one the command bound?
+ * Return: 0 yes, -ECONNREFUSED none is bound there (answer so, without
+ * making the call), -EPERM another's, or the kernel could not be asked.
  */
-bool broker_own_file(struct broker_own *o, dev_t dev, ino_t ino);
+int broker_own_file(struct broker_own *o, dev_t dev, ino_t ino);
 
 /**
  * broker_own_abstract - is the socket bound at the abstract @name (@len
  * bytes, the leading NUL included) one the command bound?  Then it is
  * held (a descriptor of it taken from a process of the command's) so
  * that its name cannot be released and bound by another until the call
- * is made.  Return: that descriptor (close it after the call), or
- * -EPERM, as Landlock's scope refuses one bound outside.
+ * is made.  Return: that descriptor (close it after the call),
+ * -ECONNREFUSED when none is bound there (answer so, without making the
+ * call), or -EPERM, as Landlock's scope refuses one bound outside.
  */
 int broker_own_abstract(const struct broker_call *c, const char *name,
 			size_t len);
