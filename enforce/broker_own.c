@@ -118,8 +118,7 @@ static void own_add(struct broker_own *o, const struct own_entry *e)
 }
 
 /* The entry of @cookie, copied into @e. */
-static bool own_find(struct broker_own *o, uint64_t cookie,
-		     struct own_entry *e)
+static bool own_find(struct broker_own *o, uint64_t cookie, struct own_entry *e)
 {
 	bool found = false;
 

@@ -53,8 +53,8 @@ int main(int argc, char **argv)
 	memset(&sin, 0, sizeof(sin));
 	syscall(SYS_getsockname, fd, &sin, &len);
 	if (err)
-		printf("fail %s ", strerrorname_np(err) ? strerrorname_np(err)
-							: "E?");
+		printf("fail %s ",
+		       strerrorname_np(err) ? strerrorname_np(err) : "E?");
 	else
 		printf("ok ");
 	printf("%u %lu\n", ntohs(sin.sin_port), (unsigned long)st.st_ino);
