@@ -253,3 +253,39 @@ Test(broker_own, a_listen_without_bind_is_refused_with_ports)
 	cr_assert_eq(bw_run(listens, NULL, BW_SERVED), 0);
 	cr_assert_eq(w.seen->ok, 4);
 }
+
+/* A socket the command holds that was bound already (a process outside
+ * passed it: here inherited) is not noted by a bind() the command tries
+ * on it: holding it opens nothing at its name. */
+static int inherited = -1;
+
+static void rebind_inherited(void *arg)
+{
+	struct sockaddr_un sun;
+	socklen_t len = abstract_at(&sun, getppid(), "other");
+	int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	(void)arg;
+	bw_note(syscall(SYS_bind, inherited, &sun, len));
+	len = abstract_at(&sun, getppid(), "held");
+	bw_note(syscall(SYS_connect, c, &sun, len));
+}
+
+Test(broker_own, a_bound_socket_the_command_holds_is_not_its_own)
+{
+	struct sockaddr_un sun;
+	socklen_t len = abstract_at(&sun, getpid(), "held");
+
+	inherited = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK, 0);
+	cr_assert_eq(bind(inherited, (struct sockaddr *)&sun, len), 0);
+	cr_assert_eq(listen(inherited, 8), 0);
+	cr_assert_eq(bw_run(rebind_inherited, NULL, BW_SERVED), 0);
+	cr_assert_eq(w.seen->err[0], EINVAL);
+	cr_assert_eq(w.seen->err[1], EPERM);
+	cr_assert_eq(bw_accepted(inherited, NULL, 0), 0);
+	/* the twin: bare, the same connect reaches it */
+	cr_assert_eq(bw_run(rebind_inherited, NULL, BW_BARE), 0);
+	cr_assert_eq(w.seen->err[1], 0);
+	cr_assert_eq(bw_accepted(inherited, NULL, 0), 1);
+	close(inherited);
+}
