@@ -48,8 +48,9 @@
  * handed to a process outside stays reachable: it was the command's to
  * give.  A socket autobound by the kernel without bind() (a datagram
  * sender with SO_PASSCRED) is not noted: a reply to its abstract name is
- * refused.  At most OWN_MAX sockets are remembered, the oldest
- * forgotten first (refused from then on).
+ * refused.  At most OWN_MAX sockets are remembered: when the set is
+ * full those closed since are dropped, and past OWN_MAX live ones the
+ * oldest slot is reused (that socket refused from then on).
  *
  * Runs in the broker's worker threads.
  */
@@ -107,9 +108,45 @@ void broker_own_free(struct broker_own *o)
 	free(o);
 }
 
+/* With o->mu held, the set full: keep only the entries whose socket
+ * still exists (one dump of the namespace's sockets, a rare event). */
+struct live {
+	struct broker_own *o;
+	bool alive[OWN_MAX];
+};
+
+static bool mark(void *arg, const struct unixdiag_sock *s)
+{
+	struct live *l = arg;
+
+	for (size_t i = 0; i < l->o->n; i++)
+		if (l->o->e[i].cookie == s->cookie)
+			l->alive[i] = true;
+	return false;
+}
+
+static void prune(struct broker_own *o)
+{
+	static __thread struct live l;
+	size_t kept = 0;
+
+	memset(&l, 0, sizeof(l));
+	l.o = o;
+	if (unixdiag_each(NULL, mark, &l) < 0)
+		return;
+	for (size_t i = 0; i < o->n; i++)
+		if (l.alive[i])
+			o->e[kept++] = o->e[i];
+	o->n = kept;
+	o->next = kept % OWN_MAX;
+}
+
+/* Past OWN_MAX live ones, the oldest slot in turn is reused. */
 static void own_add(struct broker_own *o, const struct own_entry *e)
 {
 	pthread_mutex_lock(&o->mu);
+	if (o->n == OWN_MAX)
+		prune(o);
 	o->e[o->next] = *e;
 	o->next = (o->next + 1) % OWN_MAX;
 	if (o->n < OWN_MAX)

@@ -78,7 +78,7 @@ static int scan(int fd, const struct unixdiag_at *at,
 			if (found || h->nlmsg_type != SOCK_DIAG_BY_FAMILY ||
 			    h->nlmsg_len < NLMSG_LENGTH(sizeof(
 						   struct unix_diag_msg)) ||
-			    !names(h, at))
+			    (at && !names(h, at)))
 				continue;
 			s.ino = m->udiag_ino;
 			s.cookie = (uint64_t)m->udiag_cookie[0] |
@@ -86,6 +86,14 @@ static int scan(int fd, const struct unixdiag_at *at,
 			found = fn(arg, &s);
 		}
 	}
+}
+
+/* What to ask of each socket: the address or the file, to match @at. */
+static __u32 show(const struct unixdiag_at *at)
+{
+	if (!at)
+		return 0;
+	return at->name ? UDIAG_SHOW_NAME : UDIAG_SHOW_VFS;
 }
 
 int unixdiag_each(const struct unixdiag_at *at,
@@ -101,8 +109,7 @@ int unixdiag_each(const struct unixdiag_at *at,
 			 .nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP },
 		.req = { .sdiag_family = AF_UNIX,
 			 .udiag_states = ~0u,
-			 .udiag_show =
-				 at->name ? UDIAG_SHOW_NAME : UDIAG_SHOW_VFS },
+			 .udiag_show = show(at) },
 	};
 	int fd = socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC,
 			NETLINK_SOCK_DIAG);

@@ -31,7 +31,8 @@ struct unixdiag_sock {
 /**
  * unixdiag_each - call @fn for each UNIX socket of the caller's network
  * namespace bound at @at (the bound one, and the connections accepted
- * from it, which carry its address), until @fn returns true.
+ * from it, which carry its address), or each at all when @at is NULL,
+ * until @fn returns true.
  * Thread-safe; allocates nothing.
  * Return: 1 when @fn returned true, 0 when it never did, -errno when
  * the kernel could not be asked.

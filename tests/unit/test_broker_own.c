@@ -148,10 +148,9 @@ static void *host_binds(void *arg)
 	(void)arg;
 	if (read(sync_up[0], &b, 1) != 1)
 		return NULL;
-	rebound = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			 0);
-	if (bind(rebound, (struct sockaddr *)&sun, len) ||
-	    listen(rebound, 8))
+	rebound =
+		socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (bind(rebound, (struct sockaddr *)&sun, len) || listen(rebound, 8))
 		rebound = -1;
 	if (write(sync_down[1], "b", 1) != 1)
 		return NULL;
@@ -238,9 +237,9 @@ Test(broker_own, a_listen_without_bind_is_refused_with_ports)
 	cr_assert_eq(w.seen->err[2], 0);
 	cr_assert_eq(w.seen->err[3], 0, "the bound socket does not listen");
 	cr_assert_eq(w.records, 1);
-	cr_assert_str_eq(json_string_value(json_object_get(w.last,
-							   "operation")),
-			 "listen");
+	cr_assert_str_eq(
+		json_string_value(json_object_get(w.last, "operation")),
+		"listen");
 	dest = json_string_value(json_object_get(w.last, "destination"));
 	cr_assert(dest && !strcmp(dest, "0.0.0.0:0"), "%s", dest);
 	cr_assert_str_eq(json_string_value(json_object_get(w.last, "allow")),
@@ -288,4 +287,35 @@ Test(broker_own, a_bound_socket_the_command_holds_is_not_its_own)
 	cr_assert_eq(w.seen->err[1], 0);
 	cr_assert_eq(bw_accepted(inherited, NULL, 0), 1);
 	close(inherited);
+}
+
+/* More sockets bound (and closed) than the broker remembers: the ones
+ * closed are forgotten first, the command's live one stays its own. */
+static void many_binds(void *arg)
+{
+	struct sockaddr_un sun;
+	socklen_t len = abstract_at(&sun, getppid(), "kept");
+	sa_family_t fam = AF_UNIX;
+	int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	(void)arg;
+	if (syscall(SYS_bind, l, &sun, len) || syscall(SYS_listen, l, 8))
+		_exit(93);
+	for (int i = 0; i < 1100; i++) {
+		int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+		/* autobind: an abstract name of the kernel's choosing */
+		if (syscall(SYS_bind, s, &fam, sizeof(fam)))
+			_exit(94);
+		close(s);
+	}
+	bw_note(syscall(SYS_connect, c, &sun, len));
+}
+
+Test(broker_own, closed_sockets_are_forgotten_before_a_live_one)
+{
+	cr_assert_eq(bw_run(many_binds, NULL, BW_SERVED), 0);
+	cr_assert_eq(w.seen->err[0], 0, "connect: %s",
+		     strerror(w.seen->err[0]));
 }
