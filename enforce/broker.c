@@ -55,12 +55,21 @@
  *    directory, decided with policy_unix_allowed() (a writable root or
  *    --connect-unix) on the path of the inode opened, performed through
  *    that very inode ("/proc/self/fd/N"); refused: EACCES and a record;
- *  - AF_UNIX abstract: EPERM, as Landlock's scope answers for a socket
- *    outside the domain (the broker is outside it and cannot tell);
+ *    in /tmp and /var/tmp, shared with the host, only the command's own
+ *    (its network namespace's, or with the network shared one it bound:
+ *    broker_own.c);
+ *  - AF_UNIX abstract: the command's own (as above) performed, others
+ *    EPERM, as Landlock's scope answers for a socket outside the domain
+ *    (the broker, outside it, tells them apart itself);
  *  - AF_INET, AF_INET6 on a stream socket: policy_tcp_allowed() (EACCES,
  *    as Landlock), then performed in the command's network namespace
  *    (the socket's own);
  *  - anything else, or no address: performed as asked.
+ * With the network shared it also takes bind() (noted, then made by the
+ * kernel: broker_own.c argues why that CONTINUE is safe), and with TCP
+ * ports allowed listen(), performed on the command's socket unless it
+ * would bind an ephemeral port (never CONTINUE: a dup2() could put an
+ * unbound TCP socket under the number checked).
  * WAIT_KILLABLE_RECV: once the broker has taken a call, only a fatal
  * signal ends the command's wait, so a signal cannot make it retry a
  * send the broker already made (a handler without SA_RESTART sees no
