@@ -254,16 +254,18 @@ static void unref_unlock(struct broker *b)
 }
 
 /* With b->mu held: a listen() refused (broker_listen()).  --bind PORT
- * cannot allow it (the port would be random); --net allows it. */
+ * cannot allow it (the port is random); --bind 0 and --net do: --net is
+ * named, as the network records name it. */
 static void note_listen(struct broker *b, const struct broker_denial *d)
 {
 	json_t *more = json_pack("{s:s, s:s, s:s}", "destination", d->dest,
 				 "allow", "with --net", "layer", "kernel");
 	json_t *rec = more ? record_new(RECORD_KERNEL, d->op, "deny",
-					"listen() on a TCP socket bound to no "
-					"port would take a random port on "
-					"every address: bind() it to a "
-					"--bind port first",
+					"listen() on a TCP socket that no "
+					"bind() gave an allowed port would "
+					"listen on a random port on every "
+					"address: bind() it to a --bind port "
+					"first",
 					more)
 			   : NULL;
 

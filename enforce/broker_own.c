@@ -297,8 +297,9 @@ int broker_own_abstract(const struct broker_call *c, const char *name,
 	return s >= 0 ? s : -EPERM;
 }
 
-/* "ADDR:0" of the unbound @ss, for the record. */
-static void put_dest(const struct sockaddr_storage *ss, char *out, size_t n)
+/* "ADDR:PORT" of @ss, for the record. */
+static void put_dest(const struct sockaddr_storage *ss, unsigned int port,
+		     char *out, size_t n)
 {
 	char a[INET6_ADDRSTRLEN] = "?";
 
@@ -309,28 +310,43 @@ static void put_dest(const struct sockaddr_storage *ss, char *out, size_t n)
 		inet_ntop(AF_INET6,
 			  &((const struct sockaddr_in6 *)ss)->sin6_addr, a,
 			  sizeof(a));
-	snprintf(out, n, ss->ss_family == AF_INET6 ? "[%s]:0" : "%s:0", a);
+	snprintf(out, n, ss->ss_family == AF_INET6 ? "[%s]:%u" : "%s:%u", a,
+		 port);
+}
+
+/* Is the socket listening already (listen() again only changes its
+ * backlog: an inherited one, as socket activation passes them)? */
+static bool accepting(int fd)
+{
+	int on = 0;
+	socklen_t len = sizeof(on);
+
+	return !getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &len) && on;
 }
 
 long broker_listen(const struct broker_call *c)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
-	unsigned int port = 1;
+	unsigned int port;
 
 	memset(&ss, 0, sizeof(ss));
-	if (!getsockname(c->sock, (struct sockaddr *)&ss, &len)) {
-		if (ss.ss_family == AF_INET)
-			port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
-		else if (ss.ss_family == AF_INET6)
-			port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-	}
-	/* No port yet: listen() would take an ephemeral one, which only
-	 * --bind 0 (any ephemeral port) allows. */
-	if (!port && !broker_may_tcp(c->b, true, 0)) {
-		c->denial->op = "listen";
-		put_dest(&ss, c->denial->dest, sizeof(c->denial->dest));
-		return -EACCES;
-	}
+	if (getsockname(c->sock, (struct sockaddr *)&ss, &len) ||
+	    (ss.ss_family != AF_INET && ss.ss_family != AF_INET6))
+		goto listen;
+	port = ntohs(ss.ss_family == AF_INET
+			     ? ((struct sockaddr_in *)&ss)->sin_port
+			     : ((struct sockaddr_in6 *)&ss)->sin6_port);
+	/* The port a bind() gave passed Landlock's check; one taken
+	 * otherwise did not: none yet (listen() would take an ephemeral
+	 * one), or one a connect() took (kept after it failed).  Only
+	 * --bind 0 (any ephemeral port) allows those. */
+	if (broker_may_tcp(c->b, true, port) || broker_may_tcp(c->b, true, 0) ||
+	    accepting(c->sock))
+		goto listen;
+	c->denial->op = "listen";
+	put_dest(&ss, port, c->denial->dest, sizeof(c->denial->dest));
+	return -EACCES;
+listen:
 	return listen(c->sock, (int)c->n->data.args[1]) ? -errno : 0;
 }

@@ -29,9 +29,11 @@ long broker_bind(const struct broker_call *c);
 /**
  * broker_listen - a listen() of the command (handed over only with TCP
  * ports allowed): refused (EACCES, @c->denial set) on an AF_INET or
- * AF_INET6 socket bound to no port, which listen() would bind to an
- * ephemeral port on every address unless --bind 0 allows any; else
- * performed on the command's socket.  Return: its result, or -errno.
+ * AF_INET6 socket whose port is not a --bind one (bound to none, which
+ * listen() would bind to an ephemeral port on every address, or to one
+ * a connect() took and kept when it failed), unless --bind 0 allows any
+ * or it is listening already; else performed on the command's socket.
+ * Return: its result, or -errno.
  */
 long broker_listen(const struct broker_call *c);
 

@@ -87,8 +87,7 @@ static double connects(long count, int l, const struct sockaddr_un *a,
 	pthread_t t;
 	double t0;
 
-	if (l < 0 || listen(l, 4096) ||
-	    pthread_create(&t, NULL, acceptor, &l))
+	if (l < 0 || listen(l, 4096) || pthread_create(&t, NULL, acceptor, &l))
 		return -1;
 	t0 = now_ns();
 	for (long i = 0; i < count; i++) {

@@ -1,6 +1,7 @@
 # With TCP ports allowed (--connect, --bind), a listen() on a TCP socket
 # never bound would bind an ephemeral port on every address without the
-# bind() Landlock checks: the broker refuses it (EACCES, a record).  A
+# bind() Landlock checks (and one a failed connect() left with a port
+# listens there): the broker refuses it (EACCES, a record).  A
 # static program (tcplisten: raw system calls, no shim) listens; the test
 # looks from outside: /proc/net/tcp lists no listening socket of its
 # inode, and a connect to the port it got fails.
@@ -52,17 +53,26 @@ test_net_listen_without_bind_with_ports_is_refused() {
 		! nl_reach "$nl_port" || { nl_end; fail "$opt: port $nl_port reached"; }
 		nl_end
 	done
+	# a socket a failed connect() left with a port: no bind() gave it
+	nl_run "$CORDON" --log "$T/log.jsonl" --connect "$port" -- "$HELPERS/tcplisten" -c "$port" 4
+	[ "$nl_word $nl_err" = "fail EACCES" ] || { nl_end; fail "after connect: $nl_word $nl_err $nl_port"; }
+	! nl_listening "$nl_ino" || { nl_end; fail "after connect: socket $nl_ino listens"; }
+	! nl_reach "$nl_port" || { nl_end; fail "after connect: port $nl_port reached"; }
+	nl_end
 	grep -q '"operation":"listen".*"allow":"with --net"' "$T/log.jsonl" ||
 		fail "no record of the refused listen: $(cat "$T/log.jsonl")"
 	! grep '"operation":"listen"' "$T/log.jsonl" | grep -q '"allow":"with --bind' ||
 		fail "the record suggests --bind"
 	# the twin: unsandboxed the same program listens on a random port,
 	# reachable from outside
-	nl_run "$HELPERS/tcplisten" 4
-	[ "$nl_word" = ok ] || { nl_end; fail "bare: $nl_word $nl_err"; }
-	nl_listening "$nl_ino" || { nl_end; fail "bare: socket $nl_ino does not listen"; }
-	nl_reach "$nl_port" || { nl_end; fail "bare: port $nl_port not reached"; }
-	nl_end
+	for opt in "" "-c $port"; do
+		# shellcheck disable=SC2086
+		nl_run "$HELPERS/tcplisten" $opt 4
+		[ "$nl_word" = ok ] || { nl_end; fail "bare $opt: $nl_word $nl_err"; }
+		nl_listening "$nl_ino" || { nl_end; fail "bare $opt: socket $nl_ino does not listen"; }
+		nl_reach "$nl_port" || { nl_end; fail "bare $opt: port $nl_port not reached"; }
+		nl_end
+	done
 }
 
 # bind() to a --bind port, then listen(): the broker performs the

@@ -204,9 +204,9 @@ Test(broker_own, the_same_name_bound_outside_is_reached_without_the_filter)
 	rebind_case(BW_BARE, 0, 1);
 }
 
-/* listen() on an IPv4 socket never bound, then on one bound (to an
- * ephemeral port, as bind() gives at once); each socket's state asked of
- * the kernel (SO_ACCEPTCONN). */
+/* listen() on an IPv4 socket never bound, then on one bound to the
+ * --bind port, then on the first after a failed connect(); each
+ * socket's state asked of the kernel (SO_ACCEPTCONN). */
 static void listens(void *arg)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
@@ -217,6 +217,7 @@ static void listens(void *arg)
 
 	(void)arg;
 	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	sin.sin_port = htons((uint16_t)w.p.bind_ports[0]);
 	bw_note(syscall(SYS_listen, a, 4));
 	getsockopt(a, SOL_SOCKET, SO_ACCEPTCONN, &on, &len);
 	bw_note(on ? 0 : -1);
@@ -225,32 +226,62 @@ static void listens(void *arg)
 	bw_note(syscall(SYS_listen, b, 4));
 	getsockopt(b, SOL_SOCKET, SO_ACCEPTCONN, &on, &len);
 	bw_note(on ? 0 : -1);
+	/* a connect() to a port where nothing listens fails, and leaves the
+	 * socket the port it took */
+	sin.sin_port = htons((uint16_t)w.p.connect_ports[0]);
+	bw_note(syscall(SYS_connect, a, &sin, sizeof(sin)));
+	bw_note(syscall(SYS_listen, a, 4));
+	getsockopt(a, SOL_SOCKET, SO_ACCEPTCONN, &on, &len);
+	bw_note(on ? 0 : -1);
+}
+
+/* A port of the loopback where nothing listens (bound a moment, then
+ * closed). */
+static unsigned int dead_port(void)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+	socklen_t len = sizeof(sin);
+	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	sin.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	cr_assert_eq(bind(s, (struct sockaddr *)&sin, sizeof(sin)), 0);
+	cr_assert_eq(getsockname(s, (struct sockaddr *)&sin, &len), 0);
+	close(s);
+	return ntohs(sin.sin_port);
 }
 
 Test(broker_own, a_listen_without_bind_is_refused_with_ports)
 {
 	const char *dest;
 
+	w.p.connect_ports[0] = (uint16_t)dead_port();
+	w.p.nconnect = 1;
+	w.p.bind_ports[0] = (uint16_t)dead_port();
+	w.p.nbind = 1;
 	cr_assert_eq(bw_run(listens, NULL, BW_SERVED), 0);
 	cr_assert_eq(w.seen->err[0], EACCES);
 	cr_assert_neq(w.seen->err[1], 0, "the refused socket listens");
 	cr_assert_eq(w.seen->err[2], 0);
 	cr_assert_eq(w.seen->err[3], 0, "the bound socket does not listen");
-	cr_assert_eq(w.records, 1);
+	cr_assert_eq(w.seen->err[4], ECONNREFUSED);
+	cr_assert_eq(w.seen->err[5], EACCES, "after a failed connect: %s",
+		     strerror(w.seen->err[5]));
+	cr_assert_neq(w.seen->err[6], 0, "it listens after a failed connect");
+	cr_assert_eq(w.records, 2);
 	cr_assert_str_eq(
 		json_string_value(json_object_get(w.last, "operation")),
 		"listen");
 	dest = json_string_value(json_object_get(w.last, "destination"));
-	cr_assert(dest && !strcmp(dest, "0.0.0.0:0"), "%s", dest);
+	cr_assert(dest && !strncmp(dest, "0.0.0.0:", 8), "%s", dest);
 	cr_assert_str_eq(json_string_value(json_object_get(w.last, "allow")),
 			 "with --net");
 	/* the twin: bare, and with --bind 0 (any ephemeral port) */
 	cr_assert_eq(bw_run(listens, NULL, BW_BARE), 0);
-	cr_assert_eq(w.seen->ok, 4);
-	w.p.bind_ports[0] = 0;
-	w.p.nbind = 1;
+	cr_assert_eq(w.seen->ok, 6);
+	w.p.bind_ports[1] = 0;
+	w.p.nbind = 2;
 	cr_assert_eq(bw_run(listens, NULL, BW_SERVED), 0);
-	cr_assert_eq(w.seen->ok, 4);
+	cr_assert_eq(w.seen->ok, 6);
 }
 
 /* A socket the command holds that was bound already (a process outside
