@@ -42,9 +42,11 @@
  * Weighed against "held by a process of the sandbox" for every check
  * (each process's /proc/PID/fd read per connect: O(descriptors of the
  * tree), milliseconds for a build) this costs one round trip per bind
- * (rare: servers, not clients) and one sock_diag dump of the host's UNIX
- * sockets per connect or send into a shared temp dir or to an abstract
- * name (nothing for the rest).  A socket the command bound and then
+ * (rare: servers, not clients; ~12 us) and one sock_diag dump of the
+ * host's UNIX sockets per connect or send into a shared temp dir or to
+ * an abstract name (~30 us here: the kernel walks its whole table,
+ * locking each bucket; scripts/bench/unixconnect.c), nothing for the
+ * rest.  A socket the command bound and then
  * handed to a process outside stays reachable: it was the command's to
  * give.  A socket autobound by the kernel without bind() (a datagram
  * sender with SO_PASSCRED) is not noted: a reply to its abstract name is
