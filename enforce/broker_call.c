@@ -83,6 +83,11 @@ static bool still_valid(const struct broker_call *c)
 	return ioctl(c->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
 }
 
+bool broker_call_valid(const struct broker_call *c)
+{
+	return still_valid(c);
+}
+
 /* The command's working directory, as a path in its own namespace. */
 static int target_cwd(pid_t pid, char cwd[PATH_BUF])
 {
@@ -380,7 +385,7 @@ static long do_connect(const struct broker_call *c)
 	/* A stream connect may wait (a full backlog, a TCP handshake), and
 	 * the kernel has no per-call way to ask it not to: the watcher
 	 * (broker.c) takes the lead over if it does. */
-	ret = connect(c->sock, (struct sockaddr *)&ss, len) ? -errno : 0;
+	ret = (int)broker_connect_held(c, &ss, len, &pathfd);
 	if (pathfd >= 0)
 		close(pathfd);
 	return ret;
@@ -424,7 +429,7 @@ static long do_sendto(const struct broker_call *c)
 	}
 	m.msg_name = &ss;
 	m.msg_namelen = sslen;
-	sent = broker_send(c, &m, (int)a[3]);
+	sent = broker_send_held(c, &m, (int)a[3], &pathfd);
 	ret = sent < 0 ? broker_epipe(c, -errno, (int)a[3]) : 0;
 	if (pathfd >= 0)
 		close(pathfd);

@@ -97,6 +97,9 @@ void broker_may_block(struct broker *b);
 long broker_perform(struct broker *b, int listener,
 		    const struct seccomp_notif *n, struct broker_denial *d);
 
+/* Is the notification @c answers still pending (its caller waiting)? */
+bool broker_call_valid(const struct broker_call *c);
+
 /* Copy @len bytes at @addr of the command's memory.  Return: 0 or
  * -EFAULT. */
 int broker_read(const struct broker_call *c, void *dst, uint64_t addr,

@@ -37,7 +37,14 @@
  *    the command holding it, its cookie checked) until the call is made,
  *    so the name stays that socket's.  When no process the broker knows
  *    holds it any more (the binder ended, its heir elsewhere), it is
- *    refused: fails closed.
+ *    refused: fails closed.  Held, the socket cannot end while the call
+ *    waits on it (a full backlog or queue): so a call that waits is
+ *    interrupted every HOLD_CHECK_MS (a timer's signal to the broker's
+ *    thread, whose connect() or send then fails EINTR, having done
+ *    nothing), the hold let go and the name checked again; when the
+ *    command still holds its socket the call is made again, else it
+ *    fails as the kernel's own retry would (ECONNREFUSED, nothing bound
+ *    any more; EPERM, bound outside meanwhile).
  *
  * Weighed against "held by a process of the sandbox" for every check
  * (each process's /proc/PID/fd read per connect: O(descriptors of the
@@ -60,6 +67,8 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,4 +360,141 @@ long broker_listen(const struct broker_call *c)
 	return -EACCES;
 listen:
 	return listen(c->sock, (int)c->n->data.args[1]) ? -errno : 0;
+}
+
+/* How often a call to a socket held waits before the name is checked
+ * again (see above), in ms. */
+#define HOLD_CHECK_MS 100
+
+static _Thread_local volatile sig_atomic_t rung;
+
+static void ring(int sig)
+{
+	(void)sig;
+	rung = 1;
+}
+
+static int hold_signal(void)
+{
+	return SIGRTMIN + 3;
+}
+
+/* Once per process: the signal interrupts (no SA_RESTART), unblocked
+ * only in a broker thread waiting in a held call. */
+static void hold_setup(void)
+{
+	struct sigaction sa = { .sa_handler = ring };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(hold_signal(), &sa, NULL);
+}
+
+static bool is_abstract(const struct sockaddr_storage *ss, socklen_t len)
+{
+	const struct sockaddr_un *sun = (const struct sockaddr_un *)ss;
+
+	return ss->ss_family == AF_UNIX &&
+	       len > offsetof(struct sockaddr_un, sun_path) &&
+	       sun->sun_path[0] == '\0';
+}
+
+/* Make @call while the abstract name of @ss is held in *@pin; see the
+ * head of this file.  Return: @call's result, or -errno. */
+static long hold(const struct broker_call *c, const struct sockaddr_storage *ss,
+		 socklen_t len, int *pin,
+		 long (*call)(const struct broker_call *c, void *arg),
+		 void *arg)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	const struct sockaddr_un *sun = (const struct sockaddr_un *)ss;
+	struct itimerspec it = { .it_value.tv_nsec = HOLD_CHECK_MS * 1000000L,
+				 .it_interval.tv_nsec =
+					 HOLD_CHECK_MS * 1000000L };
+	struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID,
+			       .sigev_signo = hold_signal() };
+	struct timespec zero = { 0, 0 };
+	sigset_t set;
+	timer_t t;
+	long ret;
+
+	if (*pin < 0 || !is_abstract(ss, len))
+		return call(c, arg);
+	pthread_once(&once, hold_setup);
+	ev._sigev_un._tid = gettid();
+	if (timer_create(CLOCK_MONOTONIC, &ev, &t))
+		return call(c, arg); /* unbounded, as before */
+	sigemptyset(&set);
+	sigaddset(&set, hold_signal());
+	timer_settime(t, 0, &it, NULL);
+	for (;;) {
+		rung = 0;
+		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+		ret = call(c, arg);
+		pthread_sigmask(SIG_BLOCK, &set, NULL);
+		if (ret != -EINTR || !rung)
+			break;
+		/* Let go first: the command's socket ends now if it let go
+		 * too, and the name is checked as it is. */
+		close(*pin);
+		*pin = broker_call_valid(c)
+			       ? broker_own_abstract(
+					 c, sun->sun_path,
+					 len - offsetof(struct sockaddr_un,
+							sun_path))
+			       : -ENOENT;
+		if (*pin < 0) {
+			ret = *pin;
+			break;
+		}
+	}
+	timer_delete(t);
+	while (sigtimedwait(&set, NULL, &zero) > 0)
+		;
+	return ret;
+}
+
+struct connect_arg {
+	const struct sockaddr_storage *ss;
+	socklen_t len;
+};
+
+static long connect_call(const struct broker_call *c, void *arg)
+{
+	const struct connect_arg *a = arg;
+
+	return connect(c->sock, (const struct sockaddr *)a->ss, a->len) ? -errno
+									: 0;
+}
+
+long broker_connect_held(const struct broker_call *c,
+			 const struct sockaddr_storage *ss, socklen_t len,
+			 int *pin)
+{
+	struct connect_arg a = { ss, len };
+
+	return hold(c, ss, len, pin, connect_call, &a);
+}
+
+struct send_arg {
+	const struct msghdr *m;
+	int flags;
+};
+
+static long send_call(const struct broker_call *c, void *arg)
+{
+	const struct send_arg *a = arg;
+	ssize_t sent = broker_send(c, a->m, a->flags);
+
+	return sent < 0 ? -errno : (long)sent;
+}
+
+ssize_t broker_send_held(const struct broker_call *c, const struct msghdr *m,
+			 int flags, int *pin)
+{
+	struct send_arg a = { m, flags };
+	long ret = hold(c, m->msg_name, m->msg_namelen, pin, send_call, &a);
+
+	if (ret < 0)
+		errno = (int)-ret;
+	return ret < 0 ? -1 : (ssize_t)ret;
 }

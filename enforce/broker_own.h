@@ -57,4 +57,20 @@ int broker_own_file(struct broker_own *o, dev_t dev, ino_t ino);
 int broker_own_abstract(const struct broker_call *c, const char *name,
 			size_t len);
 
+/**
+ * broker_connect_held - connect() the command's socket to @ss (@len),
+ * the address broker_vet() decided on, whose socket *@pin holds when it
+ * is abstract; a wait there is bounded by checks of the name (see
+ * broker_own.c), after which *@pin may be another descriptor, or -1.
+ * Return: 0, or -errno.
+ */
+long broker_connect_held(const struct broker_call *c,
+			 const struct sockaddr_storage *ss, socklen_t len,
+			 int *pin);
+
+/* broker_send() of @m (its msg_name decided by broker_vet()), as
+ * broker_connect_held() connects.  Return: as sendmsg(2). */
+ssize_t broker_send_held(const struct broker_call *c, const struct msghdr *m,
+			 int flags, int *pin);
+
 #endif

@@ -350,3 +350,43 @@ Test(broker_own, closed_sockets_are_forgotten_before_a_live_one)
 	cr_assert_eq(w.seen->err[0], 0, "connect: %s",
 		     strerror(w.seen->err[0]));
 }
+
+/* A connect waiting on the full backlog of the command's own abstract
+ * listener, which the command then closes: it fails, as bare (the
+ * broker's hold on the socket does not keep it waiting for ever). */
+static void *close_later(void *arg)
+{
+	usleep(300 * 1000);
+	close(*(int *)arg);
+	return NULL;
+}
+
+static void full_backlog(void *arg)
+{
+	struct sockaddr_un sun;
+	socklen_t len = abstract_at(&sun, getppid(), "full");
+	int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int c1 = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int c2 = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	pthread_t t;
+
+	(void)arg;
+	if (syscall(SYS_bind, l, &sun, len) || listen(l, 0))
+		_exit(93);
+	bw_note(syscall(SYS_connect, c1, &sun, len));
+	if (pthread_create(&t, NULL, close_later, &l))
+		_exit(94);
+	bw_note(syscall(SYS_connect, c2, &sun, len));
+	pthread_join(t, NULL);
+}
+
+Test(broker_own, a_wait_on_an_own_listener_closed_meanwhile_ends, .timeout = 15)
+{
+	cr_assert_eq(bw_run(full_backlog, NULL, BW_SERVED), 0);
+	cr_assert_eq(w.seen->err[0], 0);
+	cr_assert_eq(w.seen->err[1], ECONNREFUSED, "%s",
+		     strerror(w.seen->err[1]));
+	cr_assert_eq(bw_run(full_backlog, NULL, BW_BARE), 0);
+	cr_assert_eq(w.seen->err[1], ECONNREFUSED, "bare: %s",
+		     strerror(w.seen->err[1]));
+}
