@@ -235,6 +235,16 @@ bool broker_may_tcp(struct broker *b, bool bind, unsigned int port)
 	return ok;
 }
 
+bool broker_may_listen(struct broker *b, unsigned int port, bool listening)
+{
+	bool ok;
+
+	pthread_mutex_lock(&b->mu);
+	ok = !b->stopped && policy_listen_allowed(b->p, port, listening);
+	pthread_mutex_unlock(&b->mu);
+	return ok;
+}
+
 /* Called with b->mu held, and releases it: the last reference frees. */
 static void unref_unlock(struct broker *b)
 {
@@ -261,12 +271,7 @@ static void note_listen(struct broker *b, const struct broker_denial *d)
 	json_t *more = json_pack("{s:s, s:s, s:s}", "destination", d->dest,
 				 "allow", "with --net", "layer", "kernel");
 	json_t *rec = more ? record_new(RECORD_KERNEL, d->op, "deny",
-					"listen() on a TCP socket that no "
-					"bind() gave an allowed port would "
-					"listen on a random port on every "
-					"address: bind() it to a --bind port "
-					"first",
-					more)
+					RULE_LISTEN, more)
 			   : NULL;
 
 	json_decref(more);

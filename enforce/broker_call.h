@@ -80,6 +80,8 @@ struct broker_call {
 int broker_may_unix(struct broker *b, const char *path, int fd);
 /* May TCP @port be connected to (or bound, with @bind)? */
 bool broker_may_tcp(struct broker *b, bool bind, unsigned int port);
+/* May a TCP socket of @port listen (policy_listen_allowed())? */
+bool broker_may_listen(struct broker *b, unsigned int port, bool listening);
 
 /* The sockets the command bound (broker_own.h), or NULL. */
 struct broker_own *broker_own_of(struct broker *b);

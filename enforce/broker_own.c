@@ -348,12 +348,9 @@ long broker_listen(const struct broker_call *c)
 	port = ntohs(ss.ss_family == AF_INET
 			     ? ((struct sockaddr_in *)&ss)->sin_port
 			     : ((struct sockaddr_in6 *)&ss)->sin6_port);
-	/* The port a bind() gave passed Landlock's check; one taken
-	 * otherwise did not: none yet (listen() would take an ephemeral
-	 * one), or one a connect() took (kept after it failed).  Only
-	 * --bind 0 (any ephemeral port) allows those. */
-	if (broker_may_tcp(c->b, true, port) || broker_may_tcp(c->b, true, 0) ||
-	    accepting(c->sock))
+	/* SO_ACCEPTCONN asked only when the port alone does not do */
+	if (broker_may_listen(c->b, port, false) ||
+	    broker_may_listen(c->b, port, accepting(c->sock)))
 		goto listen;
 	c->denial->op = "listen";
 	put_dest(&ss, port, c->denial->dest, sizeof(c->denial->dest));

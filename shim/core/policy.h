@@ -113,6 +113,17 @@ bool policy_unix_shared(const struct policy *p, const char *path);
 bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port);
 
 /**
+ * policy_listen_allowed - may a TCP socket whose port is @port (0: none
+ * yet) listen?  Landlock checks the port bind() gives, not the one a
+ * listen() takes when there is none (an ephemeral port, on every
+ * address) nor one a failed connect() left: with TCP ports allowed, only
+ * a --bind port, or any with --bind 0 (any ephemeral port).  A socket
+ * listening already (@listening) may listen again (a new backlog).
+ */
+bool policy_listen_allowed(const struct policy *p, unsigned int port,
+			   bool listening);
+
+/**
  * policy_child_rights - the rights of every entry directly inside the
  * directory @dir (absolute, canonical), in *@rights, when no root lies
  * strictly below @dir: then they are all alike, and an entry that has

@@ -11,8 +11,8 @@
 TestSuite(broker_own_race, .init = bw_setup, .fini = bw_teardown);
 
 /* The fixture's path helpers, unused here. */
-static void *const unused[] __attribute__((unused)) = { (void *)bw_connect,
-							 (void *)bw_bind };
+static void *const unused[]
+	__attribute__((unused)) = { (void *)bw_connect, (void *)bw_bind };
 
 #define RUN_MS 1500
 
@@ -38,14 +38,15 @@ static void *outsider(void *arg)
 
 	(void)arg;
 	while (atomic_load(&racing)) {
-		int s = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC,
-			       0);
+		int s = socket(AF_UNIX,
+			       SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 
 		if (!bind(s, (struct sockaddr *)&sun, len) && !listen(s, 64)) {
 			atomic_fetch_add(&outside_binds, 1);
 			usleep(200);
-			atomic_fetch_add(&outside_conns,
-					 (unsigned long)bw_accepted(s, NULL, 0));
+			atomic_fetch_add(
+				&outside_conns,
+				(unsigned long)bw_accepted(s, NULL, 0));
 		}
 		close(s);
 	}
