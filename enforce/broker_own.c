@@ -65,6 +65,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
@@ -255,6 +256,15 @@ static int take_if(int pidfd, int fd, uint64_t cookie)
 	return -1;
 }
 
+/* The number a /proc/PID/fd entry names, or -1. */
+static int fd_number(const char *name)
+{
+	char *end;
+	unsigned long n = strtoul(name, &end, 10);
+
+	return *name && !*end && n <= INT_MAX ? (int)n : -1;
+}
+
 /* The socket @h found, taken from thread @tid: at @fd (-1: unknown),
  * else wherever its descriptors show "socket:[INO]". */
 static int take_from(pid_t tid, int fd, const struct hit *h)
@@ -284,7 +294,7 @@ static int take_from(pid_t tid, int fd, const struct hit *h)
 			continue;
 		link[n] = '\0';
 		if (!strcmp(link, want))
-			s = take_if(pidfd, atoi(d->d_name), h->s.cookie);
+			s = take_if(pidfd, fd_number(d->d_name), h->s.cookie);
 	}
 	if (dir)
 		closedir(dir);
