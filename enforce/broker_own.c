@@ -53,13 +53,20 @@
  * host's UNIX sockets per connect or send into a shared temp dir or to
  * an abstract name (~30 us here: the kernel walks its whole table,
  * locking each bucket; scripts/bench/unixconnect.c), nothing for the
- * rest.  A socket the command bound and then
- * handed to a process outside stays reachable: it was the command's to
- * give.  A socket autobound by the kernel without bind() (a datagram
- * sender with SO_PASSCRED) is not noted: a reply to its abstract name is
- * refused.  At most OWN_MAX sockets are remembered: when the set is
- * full those closed since are dropped, and past OWN_MAX live ones the
- * oldest slot is reused (that socket refused from then on).
+ * rest.  A socket the command bound and then handed to a process
+ * outside stays reachable: it was the command's to give.  A socket
+ * autobound by the kernel without bind() (a datagram sender with
+ * SO_PASSCRED) is not noted: a reply to its abstract name is refused.
+ * At most OWN_MAX sockets are remembered: when the set is full those
+ * closed since are dropped, and past OWN_MAX live ones a slot is reused
+ * in turn (that socket refused from then on).
+ *
+ * listen(), with TCP ports allowed: Landlock checks the port bind()
+ * gives, not the ephemeral one listen() takes for a socket with none,
+ * nor the one a failed connect() left it.  The broker refuses those
+ * (policy_listen_allowed()) and performs the others on the command's
+ * socket: never CONTINUE, since a dup2() could put an unbound socket
+ * under the number between the check and the kernel's listen().
  *
  * Runs in the broker's worker threads.
  */
