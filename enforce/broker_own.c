@@ -217,7 +217,10 @@ struct hit {
 	struct broker_own *o;
 	struct own_entry e;
 	struct unixdiag_sock s;
-	bool seen; /* some socket is bound there */
+	/* a socket there that a connect or send could reach: listening, or
+	 * a datagram one (the connections accepted from a listener carry
+	 * its address too, and reach nothing) */
+	bool bound;
 };
 
 static bool is_own(void *arg, const struct unixdiag_sock *s)
@@ -225,21 +228,20 @@ static bool is_own(void *arg, const struct unixdiag_sock *s)
 	struct hit *h = arg;
 
 	h->s = *s;
-	h->seen = true;
+	h->bound |= s->state == UNIXDIAG_LISTEN || s->type == SOCK_DGRAM;
 	return own_find(h->o, s->cookie, &h->e);
 }
 
-/* Where no socket of this namespace is bound the call is answered
- * ECONNREFUSED, as the kernel answers for a file or name with none, and
- * never made: a socket bound there by a process of another network
- * namespace (a container's, in a directory it shares) is no more the
- * command's, and an abstract name bound meanwhile is not the one
- * checked. */
+/* Where no socket of this namespace that a call could reach is bound,
+ * the call is answered ECONNREFUSED, as the kernel answers, and never
+ * made: a socket bound there by a process of another network namespace
+ * (a container's, in a directory it shares) is no more the command's,
+ * and an abstract name bound meanwhile is not the one checked. */
 static int verdict(int found, const struct hit *h)
 {
 	if (found == 1)
 		return 0;
-	return found == 0 && !h->seen ? -ECONNREFUSED : -EPERM;
+	return found == 0 && !h->bound ? -ECONNREFUSED : -EPERM;
 }
 
 int broker_own_file(struct broker_own *o, dev_t dev, ino_t ino)
@@ -322,7 +324,14 @@ int broker_own_abstract(const struct broker_call *c, const char *name,
 	s = take_from(h.e.tid, h.e.fd, &h);
 	if (s < 0 && h.e.tid != (pid_t)c->n->pid)
 		s = take_from((pid_t)c->n->pid, -1, &h);
-	return s >= 0 ? s : -EPERM;
+	if (s >= 0)
+		return s;
+	/* Released meanwhile (ECONNREFUSED, as the kernel would say then),
+	 * or held where the broker does not look (refused) */
+	memset(&h.s, 0, sizeof(h.s));
+	h.bound = false;
+	s = unixdiag_each(&at, is_own, &h);
+	return s == 0 && !h.bound ? -ECONNREFUSED : -EPERM;
 }
 
 /* "ADDR:PORT" of @ss, for the record. */

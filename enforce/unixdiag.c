@@ -81,6 +81,8 @@ static int scan(int fd, const struct unixdiag_at *at,
 			    (at && !names(h, at)))
 				continue;
 			s.ino = m->udiag_ino;
+			s.type = m->udiag_type;
+			s.state = m->udiag_state;
 			s.cookie = (uint64_t)m->udiag_cookie[0] |
 				   (uint64_t)m->udiag_cookie[1] << 32;
 			found = fn(arg, &s);

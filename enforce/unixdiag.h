@@ -26,7 +26,12 @@ struct unixdiag_at {
 struct unixdiag_sock {
 	uint32_t ino;
 	uint64_t cookie;
+	uint8_t type;  /* SOCK_STREAM, SOCK_DGRAM, SOCK_SEQPACKET */
+	uint8_t state; /* UNIXDIAG_LISTEN, or another TCP_* state */
 };
+
+/* The state of a listening socket (the kernel's TCP_LISTEN). */
+#define UNIXDIAG_LISTEN 10
 
 /**
  * unixdiag_each - call @fn for each UNIX socket of the caller's network

@@ -4,6 +4,7 @@
  * outside bound receive nothing; a listen() that would take an ephemeral
  * TCP port is refused with ports allowed.  The child is the command
  * (raw system calls), the test process the host. */
+#include <dirent.h>
 #include <pthread.h>
 
 #include "broker_fixture.h"
@@ -389,4 +390,79 @@ Test(broker_own, a_wait_on_an_own_listener_closed_meanwhile_ends, .timeout = 15)
 	cr_assert_eq(bw_run(full_backlog, NULL, BW_BARE), 0);
 	cr_assert_eq(w.seen->err[1], ECONNREFUSED, "bare: %s",
 		     strerror(w.seen->err[1]));
+}
+
+/* Each refused connect leaves no descriptor behind in the supervisor
+ * (the O_PATH of the socket file opened to decide). */
+static int open_fds(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/fd");
+
+	cr_assert(d);
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n;
+}
+
+static void refused_many(void *arg)
+{
+	char path[PATH_BUF];
+
+	(void)arg;
+	bw_path(path, "none/host.sock");
+	for (int i = 0; i < 100; i++) {
+		int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		bw_note(bw_connect(s, path));
+		close(s);
+	}
+}
+
+Test(broker_own, a_refused_connect_leaves_no_descriptor_open)
+{
+	int ls = bw_bind("none/host.sock", SOCK_STREAM);
+	int before = open_fds();
+
+	cr_assert_eq(bw_run(refused_many, NULL, BW_SERVED), 0);
+	cr_assert_eq(w.seen->ok, 0);
+	cr_assert_eq(w.seen->err[99], EACCES);
+	/* the broker's threads end after bw_run(): a few cached pidfds at
+	 * most remain a moment, never one per call */
+	cr_assert_lt(open_fds() - before, 20, "%d descriptors more",
+		     open_fds() - before);
+	cr_assert_eq(bw_accepted(ls, NULL, 0), 0);
+	close(ls);
+}
+
+/* The command's listener closed, its connections kept (they carry its
+ * name): a connect to the name is refused as the kernel refuses it,
+ * ECONNREFUSED (a client that retries until the server is back). */
+static void lingering(void *arg)
+{
+	struct sockaddr_un sun;
+	socklen_t len = abstract_at(&sun, getppid(), "linger");
+	int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int c1 = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int c2 = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	(void)arg;
+	if (syscall(SYS_bind, l, &sun, len) || listen(l, 8))
+		_exit(93);
+	bw_note(syscall(SYS_connect, c1, &sun, len));
+	bw_note(accept4(l, NULL, NULL, SOCK_CLOEXEC) >= 0 ? 0 : -1);
+	close(l);
+	bw_note(syscall(SYS_connect, c2, &sun, len));
+}
+
+Test(broker_own, a_name_whose_listener_closed_is_refused_as_bare)
+{
+	cr_assert_eq(bw_run(lingering, NULL, BW_SERVED), 0);
+	cr_assert_eq(w.seen->ok, 2);
+	cr_assert_eq(w.seen->err[2], ECONNREFUSED, "%s",
+		     strerror(w.seen->err[2]));
+	cr_assert_eq(bw_run(lingering, NULL, BW_BARE), 0);
+	cr_assert_eq(w.seen->err[2], ECONNREFUSED, "bare: %s",
+		     strerror(w.seen->err[2]));
 }
