@@ -264,8 +264,7 @@ static void unref_unlock(struct broker *b)
 }
 
 /* With b->mu held: a listen() refused (broker_listen()).  --bind PORT
- * cannot allow it (the port is random); --bind 0 and --net do: --net is
- * named, as the network records name it. */
+ * cannot allow it (the port is random); --bind 0 and --net do. */
 static void note_listen(struct broker *b, const struct broker_denial *d)
 {
 	json_t *more = json_pack("{s:s, s:s, s:s}", "destination", d->dest,
@@ -287,12 +286,9 @@ static void note(struct broker *b, const struct broker_denial *d)
 	json_t *more, *rec;
 
 	pthread_mutex_lock(&b->mu);
-	if (b->stopped || !b->record) {
-		pthread_mutex_unlock(&b->mu);
-		return;
-	}
-	if (d->dest[0]) {
-		note_listen(b, d);
+	if (b->stopped || !b->record || d->dest[0]) {
+		if (!b->stopped && b->record)
+			note_listen(b, d);
 		pthread_mutex_unlock(&b->mu);
 		return;
 	}
