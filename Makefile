@@ -112,7 +112,8 @@ CORDON_LIBS = $(LIBS)
 LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
 	shim/lookup_linux.c \
 	enforce/sysfilter.c enforce/ns.c enforce/broker.c \
-	enforce/broker_call.c enforce/broker_msg.c enforce/broker_setup.c \
+	enforce/broker_call.c enforce/broker_msg.c enforce/broker_own.c \
+	enforce/broker_setup.c \
 	enforce/sockgate.c enforce/unixdiag.c \
 	enforce/mounts.c enforce/covers.c enforce/devices.c enforce/pid1.c \
 	enforce/caps.c enforce/probe.c enforce/probe_checks.c enforce/probe_unix.c \
@@ -187,8 +188,9 @@ $(B)/tests/test_report $(B)/tests/test_audit_record: $(B)/tests/%: \
 $(B)/helpers/ffidrive: LIBS += -lffi -ldl
 $(B)/helpers/pit_%: LIBS += -lpthread -ldl
 $(B)/helpers/escape: LIBS += -luring
-$(B)/helpers/unixpeer $(B)/helpers/inetpeer: LDFLAGS += -static
-$(B)/helpers/unixpeer $(B)/helpers/inetpeer: LIBS =
+$(B)/helpers/unixpeer $(B)/helpers/inetpeer $(B)/helpers/tcplisten: \
+	LDFLAGS += -static
+$(B)/helpers/unixpeer $(B)/helpers/inetpeer $(B)/helpers/tcplisten: LIBS =
 # The snapshot helper encodes with the core itself.
 $(B)/helpers/snapshot: tests/helpers/snapshot.c $(B)/libcore.a
 	@mkdir -p $(dir $@)

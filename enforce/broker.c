@@ -55,12 +55,21 @@
  *    directory, decided with policy_unix_allowed() (a writable root or
  *    --connect-unix) on the path of the inode opened, performed through
  *    that very inode ("/proc/self/fd/N"); refused: EACCES and a record;
- *  - AF_UNIX abstract: EPERM, as Landlock's scope answers for a socket
- *    outside the domain (the broker is outside it and cannot tell);
+ *    in /tmp and /var/tmp, shared with the host, only the command's own
+ *    (its network namespace's, or with the network shared one it bound:
+ *    broker_own.c);
+ *  - AF_UNIX abstract: the command's own (as above) performed, others
+ *    EPERM, as Landlock's scope answers for a socket outside the domain
+ *    (the broker, outside it, tells them apart itself);
  *  - AF_INET, AF_INET6 on a stream socket: policy_tcp_allowed() (EACCES,
  *    as Landlock), then performed in the command's network namespace
  *    (the socket's own);
  *  - anything else, or no address: performed as asked.
+ * With the network shared it also takes bind() (noted, then made by the
+ * kernel: broker_own.c argues why that CONTINUE is safe), and with TCP
+ * ports allowed listen(), performed on the command's socket unless it
+ * would bind an ephemeral port (never CONTINUE: a dup2() could put an
+ * unbound TCP socket under the number checked).
  * WAIT_KILLABLE_RECV: once the broker has taken a call, only a fatal
  * signal ends the command's wait, so a signal cannot make it retry a
  * send the broker already made (a handler without SA_RESTART sees no
@@ -117,6 +126,7 @@
 #include <unistd.h>
 
 #include "enforce/broker_call.h"
+#include "enforce/broker_own.h"
 #include "enforce/record.h"
 #include "enforce/unixdiag.h"
 #include "shim/core/rule.h"
@@ -130,6 +140,7 @@ struct broker {
 	int listener;
 	int stopfd; /* an eventfd: wakes the leader */
 	const struct policy *p;
+	struct broker_own *own; /* the sockets the command bound */
 	void (*record)(void *arg, json_t *rec);
 	void *arg;
 	pthread_mutex_t mu;
@@ -178,16 +189,27 @@ static void drop_dac(void)
 
 /* A socket in /tmp or /var/tmp that only a default root grants is the
  * command's if the command bound it: in its own network namespace (the
- * network off), not among the host's.  Where the command shares the
- * host's namespace that cannot be told, and the root grants it. */
-static bool of_the_host(const struct broker *b, int fd)
+ * network off), not among the host's; where the command shares the
+ * host's namespace, a socket noted when the command bound it
+ * (broker_own.c).  Return: 0 the command's, -EEXIST the host's,
+ * -ECONNREFUSED none bound in the host's namespace (network shared). */
+static int whose(const struct broker *b, int fd)
 {
 	struct stat st;
 
-	if (b->p->net != NET_OFF)
-		return false;
-	return fstat(fd, &st) != 0 ||
-	       unixdiag_bound_here(st.st_dev, st.st_ino) != 0;
+	if (fstat(fd, &st) != 0)
+		return -EEXIST;
+	if (policy_net_shared(b->p->net)) {
+		int ret = broker_own_file(b->own, st.st_dev, st.st_ino);
+
+		return ret == -EPERM ? -EEXIST : ret;
+	}
+	return unixdiag_bound_here(st.st_dev, st.st_ino) != 0 ? -EEXIST : 0;
+}
+
+struct broker_own *broker_own_of(struct broker *b)
+{
+	return b->own;
 }
 
 int broker_may_unix(struct broker *b, const char *path, int fd)
@@ -200,15 +222,25 @@ int broker_may_unix(struct broker *b, const char *path, int fd)
 	pthread_mutex_unlock(&b->mu);
 	if (!ok)
 		return -EACCES;
-	return shared && of_the_host(b, fd) ? -EEXIST : 0;
+	return shared ? whose(b, fd) : 0;
 }
 
-bool broker_may_tcp(struct broker *b, unsigned int port)
+bool broker_may_tcp(struct broker *b, bool bind, unsigned int port)
 {
 	bool ok;
 
 	pthread_mutex_lock(&b->mu);
-	ok = !b->stopped && policy_tcp_allowed(b->p, false, port);
+	ok = !b->stopped && policy_tcp_allowed(b->p, bind, port);
+	pthread_mutex_unlock(&b->mu);
+	return ok;
+}
+
+bool broker_may_listen(struct broker *b, unsigned int port, bool listening)
+{
+	bool ok;
+
+	pthread_mutex_lock(&b->mu);
+	ok = !b->stopped && policy_listen_allowed(b->p, port, listening);
 	pthread_mutex_unlock(&b->mu);
 	return ok;
 }
@@ -224,10 +256,26 @@ static void unref_unlock(struct broker *b)
 	close(b->listener);
 	if (b->stopfd >= 0)
 		close(b->stopfd);
+	broker_own_free(b->own);
 	pthread_cond_destroy(&b->cv);
 	pthread_cond_destroy(&b->watch_cv);
 	pthread_mutex_destroy(&b->mu);
 	free(b);
+}
+
+/* With b->mu held: a listen() refused (broker_listen()).  --bind PORT
+ * cannot allow it (the port is random); --bind 0 and --net do. */
+static void note_listen(struct broker *b, const struct broker_denial *d)
+{
+	json_t *more = json_pack("{s:s, s:s, s:s}", "destination", d->dest,
+				 "allow", "with --net", "layer", "kernel");
+	json_t *rec = more ? record_new(RECORD_KERNEL, d->op, "deny",
+					RULE_LISTEN, more)
+			   : NULL;
+
+	json_decref(more);
+	if (rec)
+		b->record(b->arg, rec);
 }
 
 static void note(struct broker *b, const struct broker_denial *d)
@@ -238,7 +286,9 @@ static void note(struct broker *b, const struct broker_denial *d)
 	json_t *more, *rec;
 
 	pthread_mutex_lock(&b->mu);
-	if (b->stopped || !b->record) {
+	if (b->stopped || !b->record || d->dest[0]) {
+		if (!b->stopped && b->record)
+			note_listen(b, d);
 		pthread_mutex_unlock(&b->mu);
 		return;
 	}
@@ -290,7 +340,9 @@ static void answer(struct broker *b, const struct seccomp_notif *n)
 	struct broker_denial *d = malloc(sizeof(*d));
 	long ret = d ? broker_perform(b, b->listener, n, d) : -ENOMEM;
 
-	if (ret < 0)
+	if (ret == BROKER_CONTINUE)
+		r.flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+	else if (ret < 0)
 		r.error = (int)ret;
 	else
 		r.val = ret;
@@ -494,6 +546,7 @@ int broker_start(struct broker **bp, int listener, const struct policy *p,
 	}
 	b->listener = listener;
 	b->p = p;
+	b->own = broker_own_new();
 	b->record = record;
 	b->arg = arg;
 	b->refs = 1;

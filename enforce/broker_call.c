@@ -40,6 +40,7 @@
 #include <unistd.h>
 
 #include "enforce/broker_call.h"
+#include "enforce/broker_own.h"
 
 #ifndef PIDFD_THREAD
 #define PIDFD_THREAD O_EXCL
@@ -80,6 +81,11 @@ static bool still_valid(const struct broker_call *c)
 	uint64_t id = c->n->id;
 
 	return ioctl(c->listener, SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+}
+
+bool broker_call_valid(const struct broker_call *c)
+{
+	return still_valid(c);
 }
 
 /* The command's working directory, as a path in its own namespace. */
@@ -192,11 +198,18 @@ static int unix_vet(const struct broker_call *c, const char *op,
 	ret = open_unix(c, given, pathfd, resolved);
 	if (ret)
 		return ret;
-	if (!still_valid(c))
-		return -ENOENT;
-	/* The caller was waiting all along: the root is its own. */
-	c->t->root_checked = true;
-	ret = broker_may_unix(c->b, resolved, *pathfd);
+	ret = still_valid(c) ? 0 : -ENOENT;
+	if (!ret) {
+		/* The caller was waiting all along: the root is its own. */
+		c->t->root_checked = true;
+		ret = broker_may_unix(c->b, resolved, *pathfd);
+	}
+	if (ret) {
+		close(*pathfd);
+		*pathfd = -1;
+	}
+	if (ret == -ENOENT || ret == -ECONNREFUSED)
+		return ret;
 	if (ret) {
 		c->denial->op = op;
 		c->denial->shared = ret == -EEXIST;
@@ -235,6 +248,33 @@ static bool own_netns(const struct broker_call *c)
 	return st.st_ino != __atomic_load_n(&mine, __ATOMIC_RELAXED);
 }
 
+/* Abstract: Landlock's scope refuses one bound outside the command's
+ * domain, and the broker, outside that domain, tells them apart itself:
+ * in a network namespace of the command's own (the network off) every
+ * abstract name is the command's; in the host's, only a socket it bound
+ * (broker_own.c), held in *@pin until the call is made.  Refused as the
+ * scope refuses. */
+static int abstract_vet(const struct broker_call *c,
+			const struct sockaddr_storage *ss, socklen_t len,
+			int *pin)
+{
+	const struct sockaddr_un *sun = (const struct sockaddr_un *)ss;
+
+	if (!own_netns(c)) {
+		*pin = broker_own_abstract(
+			c, sun->sun_path,
+			len - offsetof(struct sockaddr_un, sun_path));
+		if (*pin < 0)
+			return *pin;
+	}
+	if (still_valid(c))
+		return 0;
+	if (*pin >= 0)
+		close(*pin);
+	*pin = -1;
+	return -ENOENT;
+}
+
 int broker_vet(const struct broker_call *c, const char *op,
 	       struct sockaddr_storage *ss, socklen_t *len, int *pathfd)
 {
@@ -250,15 +290,8 @@ int broker_vet(const struct broker_call *c, const char *op,
 			break; /* unnamed: the kernel answers */
 		if (*len > sizeof(struct sockaddr_un))
 			return -EINVAL; /* as the kernel answers */
-		/* Abstract: Landlock's scope refuses one bound outside the
-		 * command's domain, and the broker, outside that domain, cannot
-		 * tell, unless the socket lives in a network namespace of the
-		 * command's own (the network off), where abstract names are
-		 * the command's alone; else refused as the scope refuses. */
 		if (sun->sun_path[0] == '\0')
-			return !own_netns(c)	? -EPERM
-			       : still_valid(c) ? 0
-						: -ENOENT;
+			return abstract_vet(c, ss, *len, pathfd);
 		return unix_vet(c, op, ss, len, pathfd);
 	case AF_INET:
 		if (*len >= sizeof(struct sockaddr_in))
@@ -277,7 +310,8 @@ int broker_vet(const struct broker_call *c, const char *op,
 	 * domain, checks it in its place (a UDP socket exists only with the
 	 * network on, where every port is allowed). */
 	if ((ss->ss_family == AF_INET || ss->ss_family == AF_INET6) &&
-	    broker_sock_type(c) == SOCK_STREAM && !broker_may_tcp(c->b, port))
+	    broker_sock_type(c) == SOCK_STREAM &&
+	    !broker_may_tcp(c->b, false, port))
 		return -EACCES;
 	return 0;
 }
@@ -351,7 +385,7 @@ static long do_connect(const struct broker_call *c)
 	/* A stream connect may wait (a full backlog, a TCP handshake), and
 	 * the kernel has no per-call way to ask it not to: the watcher
 	 * (broker.c) takes the lead over if it does. */
-	ret = connect(c->sock, (struct sockaddr *)&ss, len) ? -errno : 0;
+	ret = (int)broker_connect_held(c, &ss, len, &pathfd);
 	if (pathfd >= 0)
 		close(pathfd);
 	return ret;
@@ -395,7 +429,7 @@ static long do_sendto(const struct broker_call *c)
 	}
 	m.msg_name = &ss;
 	m.msg_namelen = sslen;
-	sent = broker_send(c, &m, (int)a[3]);
+	sent = broker_send_held(c, &m, (int)a[3], &pathfd);
 	ret = sent < 0 ? broker_epipe(c, -errno, (int)a[3]) : 0;
 	if (pathfd >= 0)
 		close(pathfd);
@@ -508,10 +542,16 @@ long broker_perform(struct broker *b, int listener,
 	long ret;
 
 	d->op = NULL;
+	d->dest[0] = '\0';
 	ret = take_sock(&c, (int)n->data.args[0]);
+	/* A bind the kernel makes, and answers, whatever the broker saw. */
 	if (ret)
-		return ret;
-	if (n->data.nr == SYS_connect)
+		return n->data.nr == SYS_bind ? BROKER_CONTINUE : ret;
+	if (n->data.nr == SYS_bind)
+		ret = broker_bind(&c);
+	else if (n->data.nr == SYS_listen)
+		ret = broker_listen(&c);
+	else if (n->data.nr == SYS_connect)
 		ret = do_connect(&c);
 	else if (n->data.nr == SYS_sendto)
 		ret = do_sendto(&c);
@@ -524,7 +564,7 @@ long broker_perform(struct broker *b, int listener,
 	/* The kernel checks the descriptor before the rest: a call on what
 	 * is no socket fails so, whatever its address (asked only on a
 	 * failure: one system call less on success). */
-	if (ret < 0 && broker_sock_type(&c) < 0) {
+	if (ret < 0 && ret != BROKER_CONTINUE && broker_sock_type(&c) < 0) {
 		ret = broker_sock_type(&c);
 		d->op = NULL;
 	}

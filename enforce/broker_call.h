@@ -5,6 +5,7 @@
 #ifndef CORDON_BROKER_CALL_H
 #define CORDON_BROKER_CALL_H
 
+#include <limits.h>
 #include <linux/seccomp.h>
 #include <stdbool.h>
 #include <sys/socket.h>
@@ -26,13 +27,19 @@
 #define BROKER_CONTROL_MAX (64u << 10)
 #define BROKER_FDS_MAX	   253
 
-/* A refusal of a pathname socket, for the record. */
+/* A refusal of a pathname socket, or of a listen(), for the record. */
 struct broker_denial {
-	const char *op; /* "connect", "sendto", "sendmsg"; NULL: none */
+	/* "connect", "sendto", "sendmsg", "listen"; NULL: none */
+	const char *op;
 	char given[PATH_BUF];
 	char resolved[PATH_BUF];
-	bool shared; /* a socket of the host's in a shared temp dir */
+	bool shared;   /* a socket of the host's in a shared temp dir */
+	char dest[64]; /* a listen()'s unbound address ("0.0.0.0:0"), or "" */
 };
+
+/* What broker_perform() returns for a call the kernel is to make as
+ * asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE): a bind() (broker_own.c). */
+#define BROKER_CONTINUE LONG_MIN
 
 /* The calling thread, as the broker holds it (broker_call.c keeps the
  * last few per worker): its pidfd, and its root once opened (-1 before;
@@ -68,9 +75,16 @@ struct broker_call {
  * the broker is stopping. */
 /* The socket file @path, opened as @fd: 0 allowed, -EACCES refused by
  * the policy, -EEXIST a socket of the host's in a temp dir shared with
- * it (policy_unix_shared(), unixdiag.h). */
+ * it (policy_unix_shared(), unixdiag.h), -ECONNREFUSED none bound there
+ * (the network shared: answer so without making the call). */
 int broker_may_unix(struct broker *b, const char *path, int fd);
-bool broker_may_tcp(struct broker *b, unsigned int port);
+/* May TCP @port be connected to (or bound, with @bind)? */
+bool broker_may_tcp(struct broker *b, bool bind, unsigned int port);
+/* May a TCP socket of @port listen (policy_listen_allowed())? */
+bool broker_may_listen(struct broker *b, unsigned int port, bool listening);
+
+/* The sockets the command bound (broker_own.h), or NULL. */
+struct broker_own *broker_own_of(struct broker *b);
 
 /* Before a step that may block (a blocking connect, a send that would
  * wait): the calling thread passes the lead to another, which waits for
@@ -84,6 +98,9 @@ void broker_may_block(struct broker *b);
  */
 long broker_perform(struct broker *b, int listener,
 		    const struct seccomp_notif *n, struct broker_denial *d);
+
+/* Is the notification @c answers still pending (its caller waiting)? */
+bool broker_call_valid(const struct broker_call *c);
 
 /* Copy @len bytes at @addr of the command's memory.  Return: 0 or
  * -EFAULT. */

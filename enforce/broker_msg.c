@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "enforce/broker_call.h"
+#include "enforce/broker_own.h"
 
 /* One message, copied. */
 struct msg_copy {
@@ -172,7 +173,7 @@ static long send_one(const struct broker_call *c, uint64_t addr, int flags)
 	long ret = read_msg(c, addr, &mc);
 
 	if (!ret) {
-		ssize_t sent = broker_send(c, &mc.m, flags);
+		ssize_t sent = broker_send_held(c, &mc.m, flags, &mc.pathfd);
 
 		ret = sent < 0 ? broker_epipe(c, -errno, flags) : (long)sent;
 	}

@@ -24,7 +24,12 @@
 
 #include "enforce/broker.h"
 
-static int build_filter(scmp_filter_ctx ctx)
+/* With the network shared, bind() too (broker_own.c notes the command's
+ * own UNIX sockets); with TCP ports allowed, listen() (a listen() on a
+ * socket bound to no port takes an ephemeral one).  With the network off
+ * the command's network namespace holds both; with it on, listen() is
+ * free: programs that never bind or listen pay nothing either way. */
+static int build_filter(scmp_filter_ctx ctx, enum net_mode net)
 {
 	int ret =
 		seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW);
@@ -40,6 +45,11 @@ static int build_filter(scmp_filter_ctx ctx)
 				       0);
 	if (!ret)
 		ret = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(sendmmsg),
+				       0);
+	if (!ret && policy_net_shared(net))
+		ret = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(bind), 0);
+	if (!ret && net == NET_PORTS)
+		ret = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(listen),
 				       0);
 	return ret;
 }
@@ -87,7 +97,7 @@ static int load(scmp_filter_ctx ctx, int *listener)
 	return ret;
 }
 
-int broker_install(int *listener, char *err, size_t errlen)
+int broker_install(enum net_mode net, int *listener, char *err, size_t errlen)
 {
 	scmp_filter_ctx ctx;
 	int ret;
@@ -102,7 +112,7 @@ int broker_install(int *listener, char *err, size_t errlen)
 		snprintf(err, errlen, "seccomp_init failed");
 		return -ENOMEM;
 	}
-	ret = build_filter(ctx);
+	ret = build_filter(ctx, net);
 	if (ret)
 		snprintf(err, errlen, "the broker's filter: %s",
 			 strerror(-ret));

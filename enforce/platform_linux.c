@@ -78,7 +78,8 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
 		ret = sysfilter_apply(p, namespaces, err, errlen);
 	if (!ret && gate >= 0)
 		ret = sockgate_install(gate, feature_layer_ok(s, "broker"),
-				       ns_proxy_listener(), err, errlen);
+				       p->net, ns_proxy_listener(), err,
+				       errlen);
 	if (!ret)
 		ret = caps_drop(err, errlen);
 	return ret;

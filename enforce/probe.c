@@ -186,8 +186,9 @@ static int sandbox_self(struct ctx *c, const struct feature_set *fs,
 	    sysfilter_apply(&c->policy, feature_layer_ok(fs, "pid"), err,
 			    sizeof(err)))
 		return -1;
-	if (c->gate >= 0 && sockgate_install(c->gate, true, ns_proxy_listener(),
-					     err, sizeof(err)))
+	if (c->gate >= 0 &&
+	    sockgate_install(c->gate, true, c->policy.net, ns_proxy_listener(),
+			     err, sizeof(err)))
 		return -1;
 	if (feature_layer_ok(fs, "caps") && caps_drop(err, sizeof(err)))
 		return -1;

@@ -99,13 +99,14 @@ void sockgate_features(struct feature_set *s)
 		       });
 }
 
-int sockgate_install(int gate, bool broker, int proxy, char *err, size_t errlen)
+int sockgate_install(int gate, bool broker, enum net_mode net, int proxy,
+		     char *err, size_t errlen)
 {
 	int listener = -1, ret = 0,
 	    dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
 
 	if (broker)
-		ret = broker_install(&listener, err, errlen);
+		ret = broker_install(net, &listener, err, errlen);
 	if (!ret && dumpable == 0 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		ret = -errno;
 	/* the broker's listener, then the proxy's socket: -1 for none */

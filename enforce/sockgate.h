@@ -21,14 +21,15 @@ void sockgate_features(struct feature_set *s);
 /**
  * sockgate_install - in the sandboxed process, after the seccomp filter
  * and before the capability drop: install the broker's filter (when
- * @broker) and hand its listener over @gate (the child's end of the
- * platform gate), then the proxy's listening socket @proxy (-1: none;
- * hostgate.h), then close them all.  Nothing here may connect or send
- * with an address before the supervisor serves the listener.
+ * @broker; @net: the policy's, broker_install()) and hand its listener
+ * over @gate (the child's end of the platform gate), then the proxy's
+ * listening socket @proxy (-1: none; hostgate.h), then close them all.
+ * Nothing here may connect or send with an address before the
+ * supervisor serves the listener.
  * Return: 0, or -errno with @err set.
  */
-int sockgate_install(int gate, bool broker, int proxy, char *err,
-		     size_t errlen);
+int sockgate_install(int gate, bool broker, enum net_mode net, int proxy,
+		     char *err, size_t errlen);
 
 /**
  * sockgate_serve - in the supervisor: take the listener and the proxy's

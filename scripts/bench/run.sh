@@ -366,7 +366,7 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo
 	cat "$ISO"
 	echo
-	echo "What the UNIX-socket broker adds to a connect or a send with an address (scripts/bench/unixconnect.c; a write, never handed over, for scale):"
+	echo "What the UNIX-socket broker adds to a connect or a send with an address (scripts/bench/unixconnect.c; a write, never handed over, for scale), and with the network shared to a bind and to a connect to the command's own socket in /tmp or at an abstract name:"
 	echo
 	cat "$BROKER"
 	echo

@@ -12,11 +12,18 @@
  * records), COUNT write of 64 bytes on a connected datagram socket;
  * bare, under an allow-all seccomp filter (what cordon's own filter
  * already costs), and with the broker's filter stacked on it, served by
- * this process (the directory writable in the policy).  Prints the
- * median of 5 rounds per case, in ns per call, and the ratio broker /
- * seccomp: what the broker adds to cordon.  Never part of the tests.
+ * this process (the directory writable in the policy).  Then what the
+ * broker adds with the network shared (the filter as --connect or
+ * --bind installs it: bind() and listen() handed over too): COUNT
+ * bind() (an autobind) and close of a datagram socket, COUNT
+ * connect+close to a listener the child bound itself in a temp dir
+ * shared with the host (/tmp, granted as cordon's default root), and to
+ * one it bound at an abstract name.  Prints the median of 5 rounds per
+ * case, in ns per call, and the ratio broker / seccomp: what the broker
+ * adds to cordon.  Never part of the tests.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,7 +73,64 @@ static void *drainer(void *arg)
 	return NULL;
 }
 
-#define CASES 4
+#define CASES 7
+
+/* The child's own listeners, for the cases with the network shared. */
+static struct sockaddr_un own_addr, abs_addr;
+static socklen_t abs_len;
+
+/* connect+close @count times to @a (@len), its listener @l accepted by
+ * a thread; ns per call, or -1. */
+static double connects(long count, int l, const struct sockaddr_un *a,
+		       socklen_t len)
+{
+	pthread_t t;
+	double t0;
+
+	if (l < 0 || listen(l, 4096) || pthread_create(&t, NULL, acceptor, &l))
+		return -1;
+	t0 = now_ns();
+	for (long i = 0; i < count; i++) {
+		int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (connect(c, (const struct sockaddr *)a, len))
+			_exit(7);
+		close(c);
+	}
+	t0 = (now_ns() - t0) / (double)count;
+	shutdown(l, SHUT_RDWR);
+	pthread_join(t, NULL);
+	close(l);
+	return t0;
+}
+
+/* The cases with the network shared: bind, own socket in /tmp, own
+ * abstract socket. */
+static void shared_loops(long count, double out[CASES])
+{
+	sa_family_t fam = AF_UNIX;
+	int l;
+	double t = now_ns();
+
+	for (long i = 0; i < count; i++) {
+		int s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+		if (bind(s, (struct sockaddr *)&fam, sizeof(fam)))
+			_exit(8);
+		close(s);
+	}
+	out[4] = (now_ns() - t) / (double)count;
+	unlink(own_addr.sun_path);
+	l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (bind(l, (struct sockaddr *)&own_addr, sizeof(own_addr)))
+		_exit(9);
+	out[5] = connects(count, l, &own_addr, sizeof(own_addr));
+	l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (bind(l, (struct sockaddr *)&abs_addr, abs_len))
+		_exit(9);
+	out[6] = connects(count, l, &abs_addr, abs_len);
+	unlink(own_addr.sun_path);
+}
 
 /* In the child: the loops, ns per call into @out. */
 static void loops(long count, double out[CASES])
@@ -113,6 +177,7 @@ static void loops(long count, double out[CASES])
 	out[2] = (now_ns() - t) / (double)count;
 	close(s);
 	close(d);
+	shared_loops(count, out);
 }
 
 /* One round in a child, with the broker or bare. */
@@ -150,7 +215,7 @@ static int round_once(long count, enum mode mode, const struct policy *p,
 		if (mode != BARE && allow_all())
 			_exit(2);
 		if (mode == BROKERED) {
-			if (broker_install(&l, err, sizeof(err)))
+			if (broker_install(NET_PORTS, &l, err, sizeof(err)))
 				_exit(2);
 			if (broker_give_listener(sp[1], l))
 				_exit(2);
@@ -200,24 +265,41 @@ static int bind_at(struct sockaddr_un *a, const char *dir, const char *name,
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = { "connect+close",
-					     "sendmsg 64 B (dgram, address)",
-					     "write 64 B (dgram, connected)",
-					     "sendto 64 B (dgram, address)" };
+	static const char *const names[] = {
+		"connect+close",
+		"sendmsg 64 B (dgram, address)",
+		"write 64 B (dgram, connected)",
+		"sendto 64 B (dgram, address)",
+		"bind (autobind), net shared",
+		"connect+close, own in /tmp, net shared",
+		"connect+close, own abstract, net shared",
+	};
 	static struct policy p;
 	long count = argc > 1 ? strtol(argv[1], NULL, 10) : 20000;
 	char dir[] = "/tmp/cordon-bench-XXXXXX";
+	char shared[] = "/tmp/cordon-bench-shared-XXXXXX";
 	double r[NMODES][CASES][ROUNDS];
 	pthread_t t1, t2;
 	int l, d;
 
-	if (count <= 0 || !mkdtemp(dir))
+	if (count <= 0 || !mkdtemp(dir) || !mkdtemp(shared))
 		return 125;
+	own_addr.sun_family = AF_UNIX;
+	snprintf(own_addr.sun_path, sizeof(own_addr.sun_path), "%s/own.sock",
+		 shared);
+	abs_addr.sun_family = AF_UNIX;
+	snprintf(abs_addr.sun_path + 1, sizeof(abs_addr.sun_path) - 1,
+		 "cordon-bench-%d", (int)getpid());
+	abs_len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+			      strlen(abs_addr.sun_path + 1));
 	l = bind_at(&stream_addr, dir, "s.sock", SOCK_STREAM);
 	d = bind_at(&dgram_addr, dir, "d.sock", SOCK_DGRAM);
 	if (l < 0 || d < 0 ||
-	    policy_add_root(&p, dir, RIGHT_R | RIGHT_W, ORIGIN_USER, true))
+	    policy_add_root(&p, dir, RIGHT_R | RIGHT_W, ORIGIN_USER, true) ||
+	    policy_add_root(&p, "/tmp", RIGHT_R | RIGHT_W, ORIGIN_DEFAULT,
+			    true))
 		return 125;
+	p.net = NET_PORTS;
 	pthread_create(&t1, NULL, acceptor, &l);
 	pthread_create(&t2, NULL, drainer, &d);
 	for (int i = 0; i < ROUNDS; i++)
@@ -231,7 +313,7 @@ int main(int argc, char **argv)
 			for (int c = 0; c < CASES; c++)
 				r[k][c][i] = out[c];
 		}
-	printf("%-30s %9s %9s %9s %7s\n", "ns per call (median of 5)", "bare",
+	printf("%-40s %9s %9s %9s %7s\n", "ns per call (median of 5)", "bare",
 	       "seccomp", "broker", "ratio");
 	for (int c = 0; c < CASES; c++) {
 		double m[NMODES];
@@ -240,11 +322,12 @@ int main(int argc, char **argv)
 			qsort(r[k][c], ROUNDS, sizeof(double), cmp);
 			m[k] = r[k][c][ROUNDS / 2];
 		}
-		printf("%-30s %9.0f %9.0f %9.0f %7.2f\n", names[c], m[BARE],
+		printf("%-40s %9.0f %9.0f %9.0f %7.2f\n", names[c], m[BARE],
 		       m[FILTERED], m[BROKERED], m[BROKERED] / m[FILTERED]);
 	}
 	unlink(stream_addr.sun_path);
 	unlink(dgram_addr.sun_path);
 	rmdir(dir);
+	rmdir(shared);
 	return 0;
 }

@@ -200,6 +200,14 @@ bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port)
 		    : has_port(p->connect_ports, p->nconnect, port);
 }
 
+bool policy_listen_allowed(const struct policy *p, unsigned int port,
+			   bool listening)
+{
+	return p->net != NET_PORTS || listening ||
+	       policy_tcp_allowed(p, true, port) ||
+	       policy_tcp_allowed(p, true, 0);
+}
+
 const char *const policy_git_files[POLICY_NGIT_FILES + 1] = {
 	"config", "config.worktree", "commondir", "hooks", NULL
 };

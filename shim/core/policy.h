@@ -58,6 +58,13 @@ enum net_mode {
 		    * network namespace of its own, loopback alone */
 };
 
+/* Does the command share the host's network namespace?  The network
+ * on, or TCP ports; off and hosts-only, it has one of its own. */
+static inline bool policy_net_shared(enum net_mode net)
+{
+	return net == NET_ON || net == NET_PORTS;
+}
+
 enum env_mode {
 	ENV_SCRUB,   /* the allowlist plus --env names */
 	ENV_INHERIT, /* everything, minus nothing */
@@ -123,6 +130,17 @@ bool policy_unix_shared(const struct policy *p, const char *path);
  * on, the port in the --connect (--bind) list, or with hosts allowed
  * any port: the command's network namespace has its loopback alone. */
 bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port);
+
+/**
+ * policy_listen_allowed - may a TCP socket whose port is @port (0: none
+ * yet) listen?  Landlock checks the port bind() gives, not the one a
+ * listen() takes when there is none (an ephemeral port, on every
+ * address) nor one a failed connect() left: with TCP ports allowed, only
+ * a --bind port, or any with --bind 0 (any ephemeral port).  A socket
+ * listening already (@listening) may listen again (a new backlog).
+ */
+bool policy_listen_allowed(const struct policy *p, unsigned int port,
+			   bool listening);
 
 /**
  * policy_child_rights - the rights of every entry directly inside the

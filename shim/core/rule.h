@@ -157,6 +157,12 @@ bool rule_link_crosses(const struct policy *p, const char *a, const char *b);
 #define RULE_CORDONS                                                           \
 	"no option grants this: it is cordon's own audit log or state"
 
+/* Why a listen() is refused (policy_listen_allowed()). */
+#define RULE_LISTEN                                                            \
+	"listen() on a TCP socket that no bind() gave an allowed port would "  \
+	"listen on a random port on every address: bind() it to a --bind "     \
+	"port first"
+
 /* Why @p refuses TCP (@bind or connect) to @port: "network is off",
  * "TCP port 80 is not among the connect ports 443, 8080". */
 void rule_put_tcp(struct strbuf *sb, const struct policy *p, bool bind,

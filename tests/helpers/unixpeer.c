@@ -8,12 +8,15 @@
  *
  * Waits up to SECONDS (default 0) for PATH to exist, then tries (again
  * for a second while the listener is not listening yet: ECONNREFUSED).
+ * A PATH "@NAME" is the abstract name "\0NAME" (as listener -a binds
+ * it), tried again for SECONDS (at least one) while nothing is bound.
  * Prints "ok" or "fail ENAME"; exit 0 when it reached the socket, 1
  * when it did not, 2 on usage.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,8 +53,9 @@ int main(int argc, char **argv)
 	struct iovec iov = { .iov_base = x, .iov_len = 1 };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 	struct timespec tick = { 0, 20 * 1000 * 1000 };
+	socklen_t len = sizeof(sun);
+	long fd, ret = -1, seconds, tries = 50;
 	bool stream;
-	long fd, ret = -1;
 
 	if (argc < 3 || argc > 4 || strlen(argv[2]) >= sizeof(sun.sun_path)) {
 		fprintf(stderr, "usage: unixpeer connect|sendto|sendmsg PATH "
@@ -63,19 +67,26 @@ int main(int argc, char **argv)
 	    strcmp(argv[1], "sendmsg") != 0)
 		return 2;
 	memcpy(sun.sun_path, argv[2], strlen(argv[2]) + 1);
-	wait_for(argv[2], argc == 4 ? strtol(argv[3], NULL, 10) : 0);
+	seconds = argc == 4 ? strtol(argv[3], NULL, 10) : 0;
+	if (argv[2][0] == '@') {
+		sun.sun_path[0] = '\0';
+		len = (socklen_t)(offsetof(struct sockaddr_un, sun_path) +
+				  strlen(argv[2]));
+		tries = seconds > 1 ? seconds * 50 : 50;
+	} else {
+		wait_for(argv[2], seconds);
+	}
 	fd = syscall(SYS_socket, AF_UNIX, stream ? SOCK_STREAM : SOCK_DGRAM, 0);
 	if (fd < 0)
 		return fail();
 	msg.msg_name = &sun;
-	msg.msg_namelen = sizeof(sun);
+	msg.msg_namelen = len;
 	/* a listener binds, then listens: refused for a moment */
-	for (int i = 0; i < 50; i++) {
+	for (long i = 0; i < tries; i++) {
 		if (stream)
-			ret = syscall(SYS_connect, fd, &sun, sizeof(sun));
+			ret = syscall(SYS_connect, fd, &sun, len);
 		else if (strcmp(argv[1], "sendto") == 0)
-			ret = syscall(SYS_sendto, fd, "x", 1, 0, &sun,
-				      sizeof(sun));
+			ret = syscall(SYS_sendto, fd, "x", 1, 0, &sun, len);
 		else
 			ret = syscall(SYS_sendmsg, fd, &msg, 0);
 		if (ret >= 0 || errno != ECONNREFUSED)

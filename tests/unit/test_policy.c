@@ -566,3 +566,26 @@ Test(policy, tcp_lists_are_apart_and_off_refuses_listed_ports)
 	p.nconnect = 0;
 	cr_assert(!policy_tcp_allowed(&p, false, 443));
 }
+
+/* listen(): with ports, only on a --bind port, any with --bind 0, or
+ * again on a socket listening already; off and on do not decide it. */
+Test(policy, listen_needs_a_bind_port_with_ports)
+{
+	p.connect_ports[0] = 443;
+	p.nconnect = 1;
+	p.bind_ports[0] = 8080;
+	p.nbind = 1;
+	cr_assert(policy_listen_allowed(&p, 0, false)); /* off: own netns */
+	p.net = NET_ON;
+	cr_assert(policy_listen_allowed(&p, 0, false));
+	p.net = NET_PORTS;
+	cr_assert(!policy_listen_allowed(&p, 0, false));
+	cr_assert(!policy_listen_allowed(&p, 443, false));
+	cr_assert(!policy_listen_allowed(&p, 40000, false));
+	cr_assert(policy_listen_allowed(&p, 8080, false));
+	cr_assert(policy_listen_allowed(&p, 40000, true));
+	p.bind_ports[1] = 0;
+	p.nbind = 2;
+	cr_assert(policy_listen_allowed(&p, 0, false));
+	cr_assert(policy_listen_allowed(&p, 40000, false));
+}

@@ -1,0 +1,136 @@
+/* Unit test of the broker with the network shared (enforce/broker_own.c)
+ * against a race: an abstract name the command bound, released while a
+ * connect to it is being checked, and bound at once by a process
+ * outside.  The broker holds the socket it checked until the call is
+ * made, so the one outside never gets the connection. */
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "broker_fixture.h"
+
+TestSuite(broker_own_race, .init = bw_setup, .fini = bw_teardown);
+
+/* The fixture's path helpers, unused here. */
+static void *const unused[]
+	__attribute__((unused)) = { (void *)bw_connect, (void *)bw_bind };
+
+#define RUN_MS 1500
+
+static atomic_bool racing;
+static atomic_ulong outside_conns, outside_binds;
+
+static socklen_t race_addr(struct sockaddr_un *sun, pid_t pid)
+{
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	snprintf(sun->sun_path + 1, sizeof(sun->sun_path) - 1,
+		 "cordon-own-race-%d", (int)pid);
+	return (socklen_t)(offsetof(struct sockaddr_un, sun_path) + 1 +
+			   strlen(sun->sun_path + 1));
+}
+
+/* Outside: bind the name whenever it is free, hold it a moment, count
+ * what connected. */
+static void *outsider(void *arg)
+{
+	struct sockaddr_un sun;
+	socklen_t len = race_addr(&sun, getpid());
+
+	(void)arg;
+	while (atomic_load(&racing)) {
+		int s = socket(AF_UNIX,
+			       SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+
+		if (!bind(s, (struct sockaddr *)&sun, len) && !listen(s, 64)) {
+			atomic_fetch_add(&outside_binds, 1);
+			usleep(200);
+			atomic_fetch_add(
+				&outside_conns,
+				(unsigned long)bw_accepted(s, NULL, 0));
+		}
+		close(s);
+	}
+	return NULL;
+}
+
+/* In the child: one thread binds the name and releases it, over and
+ * over; the other connects to it. */
+static atomic_bool child_racing;
+
+static void *rebinder(void *arg)
+{
+	struct sockaddr_un sun;
+	socklen_t len = race_addr(&sun, getppid());
+
+	(void)arg;
+	while (atomic_load(&child_racing)) {
+		int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (!syscall(SYS_bind, l, &sun, len) && !listen(l, 64))
+			usleep(50);
+		close(l);
+	}
+	return NULL;
+}
+
+static void connector(void *arg)
+{
+	struct sockaddr_un sun;
+	socklen_t len = race_addr(&sun, getppid());
+	struct timespec t0, t;
+	pthread_t r;
+
+	(void)arg;
+	atomic_store(&child_racing, true);
+	if (pthread_create(&r, NULL, rebinder, NULL))
+		_exit(97);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		int c = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (!syscall(SYS_connect, c, &sun, len))
+			bw_note(0);
+		close(c);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 +
+			 (t.tv_nsec - t0.tv_nsec) / 1000000 <
+		 RUN_MS);
+	atomic_store(&child_racing, false);
+	pthread_join(r, NULL);
+}
+
+static void race(enum bw_mode mode)
+{
+	pthread_t t;
+
+	atomic_store(&racing, true);
+	atomic_store(&outside_conns, 0);
+	atomic_store(&outside_binds, 0);
+	cr_assert_eq(pthread_create(&t, NULL, outsider, NULL), 0);
+	cr_assert_eq(bw_run(connector, NULL, mode), 0);
+	atomic_store(&racing, false);
+	pthread_join(t, NULL);
+	cr_log_info("%s: %d connects, the outsider bound %lu times, got %lu",
+		    mode == BW_BARE ? "bare" : "brokered", w.seen->ok,
+		    atomic_load(&outside_binds), atomic_load(&outside_conns));
+}
+
+Test(broker_own_race, a_name_freed_and_bound_outside_meanwhile_gets_nothing,
+     .timeout = 30)
+{
+	w.p.net = NET_PORTS;
+	race(BW_SERVED);
+	cr_assert_gt(w.seen->ok, 0, "the command never reached its own");
+	cr_assert_gt(atomic_load(&outside_binds), 0, "no race was run");
+	cr_assert_eq(atomic_load(&outside_conns), 0,
+		     "the outsider got %lu connections",
+		     atomic_load(&outside_conns));
+}
+
+Test(broker_own_race, the_same_race_reaches_the_outsider_without_the_filter,
+     .timeout = 30)
+{
+	race(BW_BARE);
+	cr_assert_gt(atomic_load(&outside_conns), 0,
+		     "the outsider never got a connection bare");
+}
