@@ -3,13 +3,18 @@
  *
  *   nolandlock [--errno ENOSYS|EOPNOTSUPP] -- COMMAND ARGS...
  *   nolandlock --no-namespaces -- COMMAND ARGS...
+ *   nolandlock --no-mounts -- COMMAND ARGS...
  *
  * Sets no_new_privs and installs a seccomp filter that makes the three
  * Landlock system calls fail with the given errno (ENOSYS, the default, is
  * a kernel built without Landlock; EOPNOTSUPP one built with it but booted
  * without "landlock" in lsm=), then executes COMMAND.  With
- * --no-namespaces, Landlock works and unshare() fails with EPERM instead,
- * as on a host that forbids user namespaces.  Every other system
+ * --no-namespaces, Landlock works and unshare(), and clone() with a
+ * CLONE_NEW* flag, fail with EPERM instead, as on a host that forbids
+ * user namespaces.  With --no-mounts, the namespaces are made but
+ * mount() fails with EPERM, as on a host that allows them and denies
+ * mounts in them (AppArmor's restriction of unprivileged user
+ * namespaces).  Every other system
  * call is allowed.  The filter is inherited by everything COMMAND starts.
  *
  * Exit status: 2 on misuse or if the filter cannot be installed; 126 or 127
@@ -17,6 +22,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -55,9 +61,9 @@ static void die(int status, const char *fmt, ...)
 
 __attribute__((noreturn)) static void usage(void)
 {
-	die(2,
-	    "usage: " PROG " [--errno ENOSYS|EOPNOTSUPP] [--no-namespaces] -- "
-	    "COMMAND ARGS...");
+	die(2, "usage: " PROG " [--errno ENOSYS|EOPNOTSUPP] [--no-namespaces] "
+	       "[--no-mounts] -- "
+	       "COMMAND ARGS...");
 }
 
 static int parse_errno(const char *s)
@@ -69,7 +75,7 @@ static int parse_errno(const char *s)
 	die(2, "bad errno '%s': want ENOSYS or EOPNOTSUPP", s);
 }
 
-static int no_namespaces;
+static int no_namespaces, no_mounts;
 
 /* Returns the index in @argv of COMMAND; sets *@err. */
 static int parse_args(int argc, char **argv, int *err)
@@ -77,6 +83,7 @@ static int parse_args(int argc, char **argv, int *err)
 	static const struct option longopts[] = {
 		{ "errno", required_argument, NULL, 'e' },
 		{ "no-namespaces", no_argument, NULL, 'n' },
+		{ "no-mounts", no_argument, NULL, 'm' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -91,6 +98,9 @@ static int parse_args(int argc, char **argv, int *err)
 		case 'n':
 			no_namespaces = 1;
 			break;
+		case 'm':
+			no_mounts = 1;
+			break;
 		case ':':
 			die(2, "option %s needs an argument", argv[optind - 1]);
 		default:
@@ -102,6 +112,23 @@ static int parse_args(int argc, char **argv, int *err)
 	if (optind >= argc)
 		usage();
 	return optind;
+}
+
+/* unshare(), and clone() with any flag that makes a namespace. */
+static int refuse_namespaces(scmp_filter_ctx ctx)
+{
+	static const unsigned long flags[] = {
+		CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,    CLONE_NEWNET,
+		CLONE_NEWUTS,  CLONE_NEWIPC, CLONE_NEWCGROUP,
+	};
+	int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare),
+				  0);
+
+	for (size_t i = 0; rc == 0 && i < sizeof(flags) / sizeof(flags[0]); i++)
+		rc = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+			SCMP_A0(SCMP_CMP_MASKED_EQ, flags[i], flags[i]));
+	return rc;
 }
 
 /* Returns 0 or -errno. */
@@ -122,10 +149,13 @@ static int install_filter(int err)
 	if (!ctx)
 		return -ENOMEM;
 	if (no_namespaces)
+		rc = refuse_namespaces(ctx);
+	if (no_mounts)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
-				      SCMP_SYS(unshare), 0);
-	for (i = 0;
-	     !no_namespaces && i < sizeof(nrs) / sizeof(nrs[0]) && rc == 0; i++)
+				      SCMP_SYS(mount), 0);
+	for (i = 0; !no_namespaces && !no_mounts &&
+		    i < sizeof(nrs) / sizeof(nrs[0]) && rc == 0;
+	     i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((unsigned int)err),
 				      nrs[i], 0);
 	if (rc == 0)
