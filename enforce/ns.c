@@ -66,10 +66,13 @@ static bool can_unshare(void)
 	if (pid < 0)
 		return false;
 	if (pid == 0) {
+		/* taken outside: inside a new user namespace they read
+		 * 65534 until they are mapped */
+		uid_t uid = geteuid();
+		gid_t gid = getegid();
 		const char *step;
 
-		if (unshare(ns_flags()) < 0 ||
-		    make_usable(geteuid(), getegid(), &step) < 0)
+		if (unshare(ns_flags()) < 0 || make_usable(uid, gid, &step) < 0)
 			_exit(1);
 		_exit(0);
 	}
