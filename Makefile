@@ -41,7 +41,14 @@ LDFLAGS += $(SAN)
 # *_darwin.c files are macOS's (below).
 SHARED_SRCS = $(filter-out %_darwin.c,$(wildcard shim/core/*.c))
 ENFORCE_SRCS = $(filter-out enforce/main.c,$(wildcard enforce/*.c))
-CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS))
+CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS)) \
+	$(GEN_OBJS)
+# The seccomp programs (enforce/filters.c), built with libseccomp when
+# cordon is built, not at each start (scripts/filtergen.c).
+GEN_SRCS = $(B)/gen/filters_compiled.c
+GEN_OBJS = $(B)/obj/gen/filters_compiled.o
+FILTERGEN_OBJS = $(B)/obj/enforce/filters.o $(B)/obj/shim/core/sockrule_linux.o \
+	$(B)/obj/shim/core/strbuf.o
 # The launcher is linked statically (static-pie: still randomised): no
 # loader, no libc to map and relocate: about 1.4 ms of each start here
 # (make bench; the loader's own start costs every dynamic program ~0.6
@@ -111,7 +118,7 @@ CORDON_LDFLAGS =
 CORDON_LIBS = $(LIBS)
 LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
 	shim/lookup_linux.c \
-	enforce/sysfilter.c enforce/ns.c enforce/broker.c \
+	enforce/sysfilter.c enforce/filters.c enforce/ns.c enforce/broker.c \
 	enforce/broker_call.c enforce/broker_msg.c enforce/broker_own.c \
 	enforce/broker_setup.c \
 	enforce/sockgate.c enforce/unixdiag.c \
@@ -123,6 +130,8 @@ LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
 		$(wildcard enforce/proxy*.c)) enforce/hostgate.c \
 	shim/exec_env_linux.c shim/core/preload_linux.c shim/standalone.c \
 	$(wildcard shim/hook_*.c)
+GEN_SRCS =
+GEN_OBJS =
 SHARED_SRCS := $(filter-out $(LINUX_ONLY),$(SHARED_SRCS)) \
 	shim/core/compat_darwin.c shim/core/preload_darwin.c
 ENFORCE_SRCS := $(filter-out $(LINUX_ONLY),$(ENFORCE_SRCS)) \
@@ -154,6 +163,20 @@ $(B)/pic/%.o: %.c
 $(SHIM_LIB): $(SHIM_OBJS) shim/shim.map
 	@echo "  LD [M]  $@"
 	$(Q)$(CC) $(SHIM_LDFLAGS) -o $@ $(SHIM_OBJS)
+
+$(B)/filtergen: scripts/filtergen.c $(FILTERGEN_OBJS)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+$(B)/gen/filters_compiled.c: $(B)/filtergen
+	@mkdir -p $(dir $@)
+	@echo "  GEN     $@"
+	$(Q)$(B)/filtergen $@
+
+$(B)/obj/gen/%.o: $(B)/gen/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(B)/libcore.a: $(CORE_OBJS)
 	@mkdir -p $(dir $@)
@@ -203,11 +226,11 @@ $(B)/helpers/%: tests/helpers/%.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
 		-o $@ $< $(LIBS)
 
-$(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(wildcard shim/core/*.h enforce/*.h)
+$(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(GEN_SRCS) $(wildcard shim/core/*.h enforce/*.h)
 	@mkdir -p $(dir $@)
 	clang -D_GNU_SOURCE -iquote . -std=c11 -g -O1 \
 		-fsanitize=fuzzer,address,undefined -o $@ $< $(SHARED_SRCS) \
-		$(ENFORCE_SRCS) $(LIBS)
+		$(ENFORCE_SRCS) $(GEN_SRCS) $(LIBS)
 
 # The benchmark (scripts/bench/): never part of the tests.
 BENCH_BINS = $(B)/bench/brun $(B)/bench/openstat $(B)/bench/llonly \

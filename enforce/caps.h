@@ -4,13 +4,16 @@
 #ifndef CORDON_CAPS_H
 #define CORDON_CAPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "shim/core/feature.h"
 
-/* Describe the capability layer on this system (needed when the
- * launcher holds any capability, as root does). */
-void caps_features(struct feature_set *s);
+/* Describe the capability layer on this system: always available;
+ * with @exact (cordon probe), needed when the launcher holds any
+ * capability, as root does; otherwise counted as needed without asking
+ * (the drop runs at every start anyway). */
+void caps_features(struct feature_set *s, bool exact);
 
 /**
  * caps_drop - empty every capability set of the calling thread: the

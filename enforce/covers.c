@@ -14,7 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "enforce/covers.h"
+#include "shim/core/path.h"
 
 #define RUN_DEPTH 8 /* how deep /run is searched for sockets */
 
@@ -49,15 +50,84 @@ static void mask_one(const char *path)
 		mask_failed = errno;
 }
 
-static int mask_socket(const char *path, const struct stat *st, int type,
-		       struct FTW *ftw)
+static void mask_below(int dir, char path[PATH_BUF], size_t len, dev_t dev,
+		       int level);
+
+/* The entry @e of the directory @dir (at @path, @len long, @level deep):
+ * a socket covered, a directory on @dev searched. */
+static void mask_entry(int dir, const struct dirent64 *e, char path[PATH_BUF],
+		       size_t len, dev_t dev, int level)
 {
-	/* never deeper than the limit */
-	if (type == FTW_D && ftw->level >= RUN_DEPTH)
-		return FTW_SKIP_SUBTREE;
-	if (S_ISSOCK(st->st_mode))
+	const char *name = e->d_name;
+	size_t n = strlen(name);
+	unsigned char type = e->d_type;
+	struct stat st;
+	int sub;
+
+	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+	    len + 1 + n >= PATH_BUF)
+		return;
+	if (type == DT_UNKNOWN) { /* a filesystem that does not say */
+		if (fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return;
+		type = IFTODT(st.st_mode);
+	}
+	path[len] = '/';
+	memcpy(path + len + 1, name, n + 1);
+	if (type == DT_SOCK) {
 		mask_one(path);
-	return FTW_CONTINUE;
+	} else if (type == DT_DIR && level + 1 < RUN_DEPTH) {
+		/* never through a symbolic link, never into another mount */
+		sub = openat(dir, name,
+			     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub >= 0 && fstat(sub, &st) == 0 && st.st_dev == dev)
+			mask_below(sub, path, len + 1 + n, dev, level + 1);
+		if (sub >= 0)
+			close(sub);
+	}
+	path[len] = '\0';
+}
+
+/* Every entry of the directory @dir, read in batches with the types
+ * getdents gives (no stat of each, no allocation: nftw(3) stats every
+ * entry and allocates 32 KB a level, ~0.2 ms of each start here). */
+static void mask_below(int dir, char path[PATH_BUF], size_t len, dev_t dev,
+		       int level)
+{
+	char buf[1024] __attribute__((aligned(8)));
+	ssize_t n;
+
+	while ((n = getdents64(dir, buf, sizeof(buf))) > 0)
+		for (ssize_t off = 0; off < n;) {
+			const struct dirent64 *e =
+				(const struct dirent64 *)(buf + off);
+
+			off += e->d_reclen;
+			mask_entry(dir, e, path, len, dev, level);
+		}
+}
+
+/* The sockets below @root, RUN_DEPTH levels deep at most, on its own
+ * mount only, never through a symbolic link. */
+static void mask_tree(const char *root)
+{
+	char path[PATH_BUF];
+	size_t len = strlen(root);
+	struct stat st;
+	int dir;
+
+	while (len > 1 && root[len - 1] == '/')
+		len--;
+	if (len >= PATH_BUF)
+		return;
+	memcpy(path, root, len);
+	path[len] = '\0';
+	dir = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir < 0)
+		return;
+	if (fstat(dir, &st) == 0)
+		mask_below(dir, path, len == 1 ? 0 : len, st.st_dev, 0);
+	close(dir);
 }
 
 /*
@@ -112,10 +182,9 @@ int covers_sockets(const struct policy *p, const char *keep)
 	mask_keep = keep;
 	mask_failed = 0;
 	mask_bound();
-	nftw("/run", mask_socket, 16, FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
+	mask_tree("/run");
 	if (xdg && xdg[0] == '/' && !path_is_within(xdg, "/run"))
-		nftw(xdg, mask_socket, 16,
-		     FTW_PHYS | FTW_MOUNT | FTW_ACTIONRETVAL);
+		mask_tree(xdg);
 	return mask_failed;
 }
 

@@ -38,11 +38,11 @@
 static int enforce(const struct policy *p, const struct feature_set *fs,
 		   int kernel, const char *keep, bool learning, int gate)
 {
-	char err[512];
+	char err[512] = "";
 	int ret = platform_enforce(p, fs, kernel, keep, learning, gate, err,
 				   sizeof(err));
 
-	if (ret)
+	if (ret && err[0])
 		say_error("%s", err);
 	return ret;
 }
@@ -90,7 +90,10 @@ static int run_supervised(struct cli *c, char **envp,
 	fflush(NULL);
 	pid = platform_fork(fs, learning);
 	if (pid < 0) {
-		say_error("cannot start the command: %s", strerror(errno));
+		if (pid == -1)
+			say_error("cannot start the command: %s",
+				  strerror(errno));
+		supervise_close(sup);
 		return EXIT_CORDON;
 	}
 	if (pid == 0) {

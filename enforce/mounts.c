@@ -22,7 +22,7 @@
  *    covered (covers.c).
  * Paths stay where they are: what Landlock refuses is still refused
  * with EACCES and explained by the shim.  Mount propagation is
- * private: nothing done here reaches the host.
+ * private (ns.c made it so first): nothing done here reaches the host.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -191,14 +191,11 @@ int mounts_setup(const struct policy *p, const char *keep, char *err,
 	static char pins[POLICY_MAX_ROOTS][PATH_BUF];
 	char cwd[PATH_BUF];
 	size_t n;
-	const char *step = "make the mounts private";
+	const char *step = "mount /proc";
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		cwd[0] = '\0';
 
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		goto fail;
-	step = "mount /proc";
 	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
 		  NULL) < 0)
 		goto fail;

@@ -43,9 +43,22 @@ static int ns_flags(void)
 
 static int map_ids(uid_t uid, gid_t gid);
 
+/* The user's ids mapped (for a user), and a first mount: a host may
+ * allow the namespaces and still deny mounts in them (AppArmor's
+ * restriction of unprivileged user namespaces).  Mount propagation
+ * private from here on: nothing done inside reaches the host. */
+static int make_usable(uid_t uid, gid_t gid, const char **step)
+{
+	*step = "map the user into its namespace";
+	if (uid != 0 && map_ids(uid, gid) < 0)
+		return -1;
+	*step = "make the mounts private";
+	return mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+}
+
 /* Can this process make the namespaces?  Tried in a vfork child (no
- * copy of the address space: this runs on every start); it only makes
- * system calls and writes /proc files from its stack. */
+ * copy of the address space); it only makes system calls and writes
+ * /proc files from its stack.  @extra: more CLONE_NEW* flags to try. */
 static bool can_unshare(int extra)
 {
 	pid_t pid = vfork();
@@ -54,14 +67,14 @@ static bool can_unshare(int extra)
 	if (pid < 0)
 		return false;
 	if (pid == 0) {
+		/* taken outside: inside a new user namespace they read
+		 * 65534 until they are mapped */
 		uid_t uid = geteuid();
 		gid_t gid = getegid();
+		const char *step;
 
-		/* all the way to a first mount: a host may allow the
-		 * namespace and still deny mounts in it */
 		if (unshare(ns_flags() | extra) < 0 ||
-		    (uid != 0 && map_ids(uid, gid) < 0) ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		    make_usable(uid, gid, &step) < 0)
 			_exit(1);
 		_exit(0);
 	}
@@ -69,26 +82,36 @@ static bool can_unshare(int extra)
 	       WEXITSTATUS(st) == 0;
 }
 
-void ns_features(const struct policy *p, struct feature_set *s)
-{
-	static const struct {
-		const char *layer, *name;
-	} rows[] = {
-		{ "mount", "metadata of files outside the writable roots" },
-		{ "mount", "programs mapped from non-exec roots" },
-		{ "mount", "UNIX sockets of processes outside" },
-		{ "mount", "protected paths in writable roots" },
-		{ "pid", "processes outside (/proc, pids)" },
-		{ "pid", "cordon's init: no tracing, environment or fds" },
-		{ "ipc", "SysV IPC of processes outside" },
-		{ "mount", "POSIX shared memory outside (/dev/shm)" },
-		{ "mount", "terminals outside (/dev/pts)" },
-	};
-	bool ok = can_unshare(0);
+/* The rows of the namespace layer. */
+static const struct {
+	const char *layer, *name;
+} rows[] = {
+	{ "mount", "metadata of files outside the writable roots" },
+	{ "mount", "programs mapped from non-exec roots" },
+	{ "mount", "UNIX sockets of processes outside" },
+	{ "mount", "protected paths in writable roots" },
+	{ "pid", "processes outside (/proc, pids)" },
+	{ "pid", "cordon's init: no tracing, environment or fds" },
+	{ "ipc", "SysV IPC of processes outside" },
+	{ "mount", "POSIX shared memory outside (/dev/shm)" },
+	{ "mount", "terminals outside (/dev/pts)" },
+};
 
-	/* with hosts allowed, a network namespace too: tried only then */
-	hostgate_features(
-		p, ok && (p->net != NET_HOSTS || can_unshare(CLONE_NEWNET)), s);
+/* ns_features() without a trial: the real namespaces are the trial
+ * (ns_refused()). */
+static bool deferred;
+
+void ns_features(const struct policy *p, struct feature_set *s, bool trial)
+{
+	bool ok = !trial || can_unshare(0);
+
+	/* with hosts allowed, a network namespace too, tried then only
+	 * (without a trial, pid 1's refuses: ns_enter()) */
+	hostgate_features(p,
+			  ok && (p->net != NET_HOSTS || !trial ||
+				 can_unshare(CLONE_NEWNET)),
+			  s);
+	deferred = !trial;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
 		feature_add(s, (struct feature){
 				       .layer = rows[i].layer,
@@ -101,6 +124,18 @@ void ns_features(const struct policy *p, struct feature_set *s)
 				       .needed = true,
 				       .available = ok,
 			       });
+}
+
+bool ns_refused(struct feature_set *s, int err)
+{
+	if (!deferred || (err != EPERM && err != EINVAL && err != ENOSPC &&
+			  err != EUSERS && err != EACCES))
+		return false;
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t j = 0; j < sizeof(rows) / sizeof(rows[0]); j++)
+			if (s->f[i].name == rows[j].name)
+				s->f[i].available = false;
+	return true;
 }
 
 static int write_file(const char *path, const char *text)
@@ -174,6 +209,7 @@ int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
 {
 	uid_t uid = born_inside ? outer_uid : geteuid();
 	gid_t gid = born_inside ? outer_gid : getegid();
+	const char *step;
 	pid_t pid;
 
 	if (!born_inside && unshare(ns_flags()) < 0) {
@@ -181,10 +217,10 @@ int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
 			 strerror(errno));
 		return -1;
 	}
-	if (uid != 0 && map_ids(uid, gid) < 0) {
-		snprintf(err, errlen,
-			 "cannot map the user into its namespace: %s",
-			 strerror(errno));
+	if (make_usable(uid, gid, &step) < 0) {
+		if (deferred)
+			return -2; /* errno for ns_refused() */
+		snprintf(err, errlen, "cannot %s: %s", step, strerror(errno));
 		return -1;
 	}
 	if (!born_inside) {
@@ -219,7 +255,9 @@ int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
 	 * socket listens on its loopback (hostgate.c) */
 	if (p->net == NET_HOSTS) {
 		if (unshare(CLONE_NEWNET) < 0) {
-			say_error("cannot make the network namespace: %s",
+			say_error("cannot make the network namespace of hosts "
+				  "reached only through cordon's proxy "
+				  "(--allow-host): %s",
 				  strerror(errno));
 			_exit(EXIT_CORDON);
 		}

@@ -13,8 +13,23 @@
 #include "shim/core/feature.h"
 #include "shim/core/policy.h"
 
-/* Describe the namespace layer on this system (one trial unshare). */
-void ns_features(const struct policy *p, struct feature_set *s);
+/*
+ * Describe the namespace layer on this system: with @trial, from one
+ * trial unshare in a thrown-away child (cordon probe, --best-effort,
+ * which must know before it chooses); without, as available, and the
+ * real namespaces (ns_fork(), ns_enter()) are the trial: what they
+ * cannot make is refused there (ns_refused()), never run without.
+ */
+void ns_features(const struct policy *p, struct feature_set *s, bool trial);
+
+/*
+ * ns_refused - after ns_fork() or ns_enter() failed with @err: when
+ * ns_features() made no trial and @err says the kernel refuses the
+ * namespaces (EPERM, EINVAL, ENOSPC, EUSERS, EACCES), mark the layer's
+ * rows of @s unavailable (the refusal then names them, as the trial's
+ * would have) and return true.
+ */
+bool ns_refused(struct feature_set *s, int err);
 
 /**
  * ns_fork - fork() into new mount and PID namespaces (and a user
@@ -38,7 +53,9 @@ pid_t ns_fork(void);
  * (spawn_exec, pid1_relay).
  *
  * Return: 0 in pid 1; -1 with @err set when a namespace cannot be made
- * (nothing has run).  The process left behind never returns.
+ * (nothing has run); -2 with errno, @err unset, when the namespaces
+ * made without a trial prove unusable (for ns_refused()).  The process left
+ * behind never returns.
  */
 int ns_enter(const struct policy *p, const char *keep, char *err,
 	     size_t errlen);

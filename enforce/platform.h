@@ -36,7 +36,8 @@ int platform_features(const struct policy *p, struct feature_set *s);
  * without the shim); @learning widens nothing here but leaves out what
  * would hide from the shim what it must record; @gate is the child's
  * end of the gate (platform_gate()), or -1.
- * Return: 0, or nonzero with one line in @err.
+ * Return: 0, or nonzero with one line in @err (empty when the refusal
+ * of what @s counted on is said already).
  */
 int platform_enforce(const struct policy *p, const struct feature_set *s,
 		     int state, const char *keep, bool learning, int gate,
@@ -72,7 +73,8 @@ int platform_roots(struct policy *p, const struct feature_set *s,
  * platform_fork - fork() the process that will call platform_enforce()
  * with the same @s and @learning, made the cheapest way the platform
  * has (on Linux: born in its namespaces already).
- * Return: as fork().
+ * Return: as fork(); -2 when the kernel refused what @s counted on (the
+ * refusal is said: the caller leaves with 125).
  */
 pid_t platform_fork(const struct feature_set *s, bool learning);
 

@@ -15,22 +15,43 @@
 #include "enforce/caps.h"
 #include "enforce/devices.h"
 #include "shim/core/landlock.h"
+#include "enforce/notes.h"
 #include "enforce/ns.h"
 #include "enforce/pid1.h"
 #include "enforce/platform.h"
 #include "enforce/sockgate.h"
 #include "enforce/sysfilter.h"
 
+/* The kernel's state platform_features() found, for a refusal that
+ * the namespaces themselves decide (refuse()). */
+static int kernel_abi;
+
 int platform_features(const struct policy *p, struct feature_set *s)
 {
 	int abi = landlock_abi();
 
+	kernel_abi = abi;
 	landlock_features(p, abi, s);
 	sysfilter_features(p, s);
 	sockgate_features(s);
-	caps_features(s);
-	ns_features(p, s);
+	caps_features(s, false);
+	/* no trial namespace (~0.3 ms a start) but for --best-effort,
+	 * which must know what it runs without before it starts */
+	ns_features(p, s, p->best_effort);
 	return abi;
+}
+
+/* The namespaces, made with no trial, failed with @err: when the
+ * kernel refuses them, the refusal a trial would have given. */
+static bool refuse(const struct feature_set *s, int err)
+{
+	static struct feature_set now;
+
+	now = *s;
+	if (!ns_refused(&now, err))
+		return false;
+	notes_refusal(&now, kernel_abi);
+	return true;
 }
 
 /* The namespaces narrow what learning must see: not while learning. */
@@ -48,9 +69,14 @@ int platform_roots(struct policy *p, const struct feature_set *s, bool learning)
 
 pid_t platform_fork(const struct feature_set *s, bool learning)
 {
-	if (wants_namespaces(s, learning))
-		return ns_fork();
-	return fork();
+	pid_t pid;
+
+	if (!wants_namespaces(s, learning))
+		return fork();
+	pid = ns_fork();
+	if (pid < 0 && refuse(s, errno))
+		return -2;
+	return pid;
 }
 
 bool platform_stays(void)
@@ -70,8 +96,16 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
 	bool namespaces = wants_namespaces(s, learning);
 	int ret = 0;
 
-	if (namespaces)
+	if (namespaces) {
 		ret = ns_enter(p, keep, err, errlen);
+		if (ret == -2 && refuse(s, errno)) {
+			err[0] = '\0'; /* said */
+			return -1;
+		}
+		if (ret == -2)
+			snprintf(err, errlen, "cannot make the namespaces: %s",
+				 strerror(errno));
+	}
 	if (!ret && abi >= 1)
 		ret = landlock_apply(p, abi, err, errlen);
 	if (!ret && feature_layer_ok(s, "seccomp"))

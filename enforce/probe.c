@@ -450,8 +450,8 @@ int probe_run(const struct cli *cli)
 	landlock_features(&c.policy, c.abi, &fs);
 	sysfilter_features(&c.policy, &fs);
 	sockgate_features(&fs);
-	caps_features(&fs);
-	ns_features(&c.policy, &fs);
+	caps_features(&fs, true);
+	ns_features(&c.policy, &fs, true);
 	feature_rows(&fs, c.abi, &t);
 	for (size_t i = 0; i < probe_nchecks; i++)
 		run_check(&c, &probe_checks[i], &fs, &t.rows[t.n++]);

@@ -29,21 +29,6 @@
 #include "enforce/hostgate.h"
 #include "enforce/sockgate.h"
 
-/* How many seccomp filters this process runs under already. */
-static long filters_above(void)
-{
-	char line[128];
-	long n = -1;
-	FILE *f = fopen("/proc/self/status", "re");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "Seccomp_filters: %ld", &n) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return n;
-}
-
 /* Can a listener be made under the filters above?  The kernel takes one
  * per chain of filters (EBUSY for a second: another supervisor above,
  * a cordon inside a cordon): tried in a child, which is thrown away. */
@@ -54,7 +39,9 @@ static bool listener_free(void)
 	int st;
 	pid_t pid;
 
-	if (filters_above() == 0)
+	/* under no filter at all (one system call, where reading
+	 * Seccomp_filters from /proc/self/status costs ~50 us a start) */
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0)
 		return true;
 	pid = fork();
 	if (pid == 0)

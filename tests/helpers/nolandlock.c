@@ -3,24 +3,29 @@
  *
  *   nolandlock [--errno ENOSYS|EOPNOTSUPP] -- COMMAND ARGS...
  *   nolandlock --no-namespaces -- COMMAND ARGS...
+ *   nolandlock --no-mounts -- COMMAND ARGS...
  *   nolandlock --no-netns -- COMMAND ARGS...
  *
  * Sets no_new_privs and installs a seccomp filter that makes the three
  * Landlock system calls fail with the given errno (ENOSYS, the default, is
  * a kernel built without Landlock; EOPNOTSUPP one built with it but booted
  * without "landlock" in lsm=), then executes COMMAND.  With
- * --no-namespaces, Landlock works and unshare() fails with EPERM instead,
- * as on a host that forbids user namespaces.  With --no-netns, only an
- * unshare() or clone() asking for a network namespace fails (EPERM),
- * as where they are forbidden (a container).  Every other system
+ * --no-namespaces, Landlock works and unshare(), and clone() with a
+ * CLONE_NEW* flag, fail with EPERM instead, as on a host that forbids
+ * user namespaces.  With --no-mounts, the namespaces are made but
+ * mount() fails with EPERM, as on a host that allows them and denies
+ * mounts in them (AppArmor's restriction of unprivileged user
+ * namespaces).  With --no-netns, only an unshare() or clone() asking
+ * for a network namespace fails (EPERM), as where they are forbidden (a
+ * container).  Every other system
  * call is allowed.  The filter is inherited by everything COMMAND starts.
  *
  * Exit status: 2 on misuse or if the filter cannot be installed; 126 or 127
  * (as env(1)) if COMMAND cannot be run; otherwise COMMAND's own status.
  */
 #include <errno.h>
-#include <sched.h>
 #include <getopt.h>
+#include <sched.h>
 #include <seccomp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -59,9 +64,9 @@ static void die(int status, const char *fmt, ...)
 
 __attribute__((noreturn)) static void usage(void)
 {
-	die(2,
-	    "usage: " PROG " [--errno ENOSYS|EOPNOTSUPP] [--no-namespaces] -- "
-	    "COMMAND ARGS...");
+	die(2, "usage: " PROG " [--errno ENOSYS|EOPNOTSUPP] [--no-namespaces] "
+	       "[--no-mounts] -- "
+	       "COMMAND ARGS...");
 }
 
 static int parse_errno(const char *s)
@@ -73,7 +78,7 @@ static int parse_errno(const char *s)
 	die(2, "bad errno '%s': want ENOSYS or EOPNOTSUPP", s);
 }
 
-static int no_namespaces, no_netns;
+static int no_namespaces, no_mounts, no_netns;
 
 /* Returns the index in @argv of COMMAND; sets *@err. */
 static int parse_args(int argc, char **argv, int *err)
@@ -81,6 +86,7 @@ static int parse_args(int argc, char **argv, int *err)
 	static const struct option longopts[] = {
 		{ "errno", required_argument, NULL, 'e' },
 		{ "no-namespaces", no_argument, NULL, 'n' },
+		{ "no-mounts", no_argument, NULL, 'm' },
 		{ "no-netns", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -95,6 +101,9 @@ static int parse_args(int argc, char **argv, int *err)
 			break;
 		case 'n':
 			no_namespaces = 1;
+			break;
+		case 'm':
+			no_mounts = 1;
 			break;
 		case 'N':
 			no_netns = 1;
@@ -112,7 +121,43 @@ static int parse_args(int argc, char **argv, int *err)
 	return optind;
 }
 
+/* unshare(), and clone() with any flag that makes a namespace. */
+static int refuse_namespaces(scmp_filter_ctx ctx)
+{
+	static const unsigned long flags[] = {
+		CLONE_NEWUSER, CLONE_NEWNS,  CLONE_NEWPID,    CLONE_NEWNET,
+		CLONE_NEWUTS,  CLONE_NEWIPC, CLONE_NEWCGROUP,
+	};
+	int rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare),
+				  0);
+
+	for (size_t i = 0; rc == 0 && i < sizeof(flags) / sizeof(flags[0]); i++)
+		rc = seccomp_rule_add(
+			ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+			SCMP_A0(SCMP_CMP_MASKED_EQ, flags[i], flags[i]));
+	return rc;
+}
+
 /* Returns 0 or -errno. */
+/* unshare() and clone() asking for a network namespace; clone3, whose
+ * flags are in memory, as a kernel without it. */
+static int refuse_netns(scmp_filter_ctx ctx)
+{
+	int rc = seccomp_rule_add(
+		ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(unshare), 1,
+		SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWNET, CLONE_NEWNET));
+
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
+				      SCMP_SYS(clone), 1,
+				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWNET,
+					      CLONE_NEWNET));
+	if (rc == 0)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
+				      SCMP_SYS(clone3), 0);
+	return rc;
+}
+
 static int install_filter(int err)
 {
 	static const int nrs[] = {
@@ -130,23 +175,13 @@ static int install_filter(int err)
 	if (!ctx)
 		return -ENOMEM;
 	if (no_namespaces)
+		rc = refuse_namespaces(ctx);
+	if (no_mounts)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
-				      SCMP_SYS(unshare), 0);
+				      SCMP_SYS(mount), 0);
 	if (no_netns)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
-				      SCMP_SYS(unshare), 1,
-				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWNET,
-					      CLONE_NEWNET));
-	if (no_netns && rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM),
-				      SCMP_SYS(clone), 1,
-				      SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_NEWNET,
-					      CLONE_NEWNET));
-	/* clone3 passes its flags in memory: as a kernel without it */
-	if (no_netns && rc == 0)
-		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS),
-				      SCMP_SYS(clone3), 0);
-	for (i = 0; !no_namespaces && !no_netns &&
+		rc = refuse_netns(ctx);
+	for (i = 0; !no_namespaces && !no_mounts && !no_netns &&
 		    i < sizeof(nrs) / sizeof(nrs[0]) && rc == 0;
 	     i++)
 		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO((unsigned int)err),

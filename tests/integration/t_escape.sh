@@ -336,6 +336,32 @@ test_escape_socket_under_run_is_unreachable() {
 	[ "$contacts" = 1 ] || fail "the listener saw $contacts connections, expected the twin's only"
 }
 
+# A socket under /run bound in another network namespace (a container's
+# daemon) is not in this one's /proc/net/unix: the search of /run covers
+# it (to its limit of 8 levels).  The broker would refuse the connect
+# too: it is kept out (another supervisor above, --best-effort), so
+# that the cover alone is tried.
+test_escape_socket_under_run_of_another_network_namespace_is_unreachable() {
+	[ "$(id -u)" -eq 0 ] || skip "SKIP: another network namespace and /run need root"
+	need_helper holdnotify
+	local dir=/run/cordon-it-ns-$$
+	mkdir -p "$dir/a/b/c" || fail "mkdir"
+	rm -f "$T/port"
+	unshare --net "$HELPERS/listener" -p "$dir/a/b/c/sock" -t 4 "$T/port" "$T/count" &
+	listener_pid=$!
+	for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+	grep -q "$dir" /proc/net/unix && fail "the socket is listed in this network namespace"
+	local conn='import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])'
+	plain "$HELPERS/holdnotify" "$CORDON" -q --best-effort --no-shim --net -- \
+		python3 -c "$conn" "$dir/a/b/c/sock"
+	assert_status_not 0
+	plain python3 -c "$conn" "$dir/a/b/c/sock"
+	assert_status 0
+	wait_listener
+	rm -rf "$dir"
+	[ "$contacts" = 1 ] || fail "the listener saw $contacts connections, expected the twin's only"
+}
+
 # A socket that a process outside listens on in the shared /tmp (tmux,
 # X11, ssh-agent) is covered too, unless a --write root names it; the
 # command's own sockets in /tmp work.

@@ -109,3 +109,30 @@ test_no_namespaces_refuses_and_never_runs() {
 	assert_status 0
 	assert_exists "$T/ws/ran"
 }
+
+# A host that makes the namespaces and denies mounts in them (AppArmor's
+# restriction of unprivileged user namespaces): cordon makes no trial
+# namespace before the real one, which must refuse the same way, and
+# run nothing; --best-effort (which tries first) runs without them.
+test_no_mounts_in_namespaces_refuses_and_never_runs() {
+	need_helper nolandlock
+	"$HELPERS/nolandlock" --no-mounts -- "$CORDON" -- touch "$T/ws/ran" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	assert_absent "$T/ws/ran"
+	assert_stderr_has "refusing to run: the kernel cannot enforce metadata of files outside the writable roots"
+	assert_stderr_has "terminals outside"
+	assert_stderr_has "^hint: 'cordon probe' shows what this host enforces"
+	"$HELPERS/nolandlock" --no-mounts -- "$CORDON" --best-effort -- touch "$T/ws/ran" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 0
+	assert_exists "$T/ws/ran"
+	assert_stderr_has "WARNING: --best-effort: NOT ENFORCED: metadata"
+	# twin: on this host the mounts work
+	rm "$T/ws/ran"
+	cordon -- touch "$T/ws/ran"
+	assert_status 0
+	assert_exists "$T/ws/ran"
+}
