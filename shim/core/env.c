@@ -82,6 +82,16 @@ static bool matches(const char *entry, size_t len, const char *pattern)
 	return len == n && strncmp(entry, pattern, n) == 0;
 }
 
+bool env_name_listed(const struct policy *p, const char *entry)
+{
+	size_t len = name_len(entry);
+
+	for (size_t i = 0; i < p->nenv_names; i++)
+		if (matches(entry, len, p->env_names[i]))
+			return true;
+	return false;
+}
+
 bool env_name_allowed(const struct policy *p, const char *entry)
 {
 	size_t len = name_len(entry);
@@ -91,10 +101,7 @@ bool env_name_allowed(const struct policy *p, const char *entry)
 	for (size_t i = 0; env_default_allow[i]; i++)
 		if (matches(entry, len, env_default_allow[i]))
 			return true;
-	for (size_t i = 0; i < p->nenv_names; i++)
-		if (matches(entry, len, p->env_names[i]))
-			return true;
-	return false;
+	return env_name_listed(p, entry);
 }
 
 /* Is the name of @entry set explicitly by the policy? */

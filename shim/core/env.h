@@ -25,6 +25,10 @@ extern const char *const env_default_allow[];
  */
 bool env_name_allowed(const struct policy *p, const char *entry);
 
+/* True when a --env name or PREFIX* of @p (not the default allowlist)
+ * passes @entry. */
+bool env_name_listed(const struct policy *p, const char *entry);
+
 /**
  * env_filter - build the environment a command receives.
  * @p: the policy (names, patterns, NAME=VALUE settings).
