@@ -253,6 +253,11 @@ static void mode_net(struct cli *c)
 		c->policy.net = NET_OFF;
 }
 
+bool cli_is_env_name(const char *s, size_t len)
+{
+	return is_env_name(s, len, false);
+}
+
 int cli_set_mode(struct cli *c, const char *name)
 {
 	if (parse_mode(name, &c->mode))
@@ -567,6 +572,13 @@ static int check_words(struct cli *c, int argc, char **argv, char *err,
 		return fail(err, errlen,
 			    c->session ? "--session goes with run"
 				       : "run: --session ID names the session");
+	if (c->cmd == CMD_SESSION_RUN &&
+	    (c->nreqs || c->mode_set || c->net_set || c->nprofiles ||
+	     c->no_defaults || c->policy.env == ENV_INHERIT || c->log ||
+	     c->no_shim || c->policy.best_effort))
+		return fail(err, errlen,
+			    "run --session takes --cwd and -e only: the "
+			    "policy is the session's");
 	if (c->cwd && c->cmd != CMD_SESSION_RUN)
 		return fail(err, errlen, "--cwd goes with run --session");
 	if (c->idle && c->cmd != CMD_SESSION_START)

@@ -86,6 +86,9 @@ int cli_set_mode(struct cli *c, const char *name);
 /* Add --env NAME, PREFIX* or NAME=VALUE to @p. */
 int cli_add_env(struct policy *p, const char *arg, char *err, size_t errlen);
 
+/* Is @s (@len bytes) a variable's name (no pattern)? */
+bool cli_is_env_name(const char *s, size_t len);
+
 /* Parse "80,443,8000-8010" for --connect (or --bind). */
 int cli_add_ports(struct cli *c, const char *arg, bool connect, char *err,
 		  size_t errlen);

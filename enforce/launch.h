@@ -17,11 +17,11 @@
 
 struct launch {
 	struct feature_set fs;
-	int kernel;	    /* platform_features() */
-	char **envp;	    /* the command's environment, shim included */
-	size_t cap;	    /* its room */
+	int kernel;  /* platform_features() */
+	char **envp; /* the command's environment, shim included */
+	size_t cap;  /* its room */
 	struct supervisor *sup;
-	void *served;	    /* the broker, once started */
+	void *served; /* the broker, once started */
 };
 
 /**

@@ -45,8 +45,7 @@ int modes_prepare(const struct cli *c, char *err, size_t errlen)
 	else if (!mkdtemp(ci_dir))
 		ret = -errno;
 	for (int i = 0; !ret && i < 2; i++) {
-		snprintf(sub, sizeof(sub), "%s/%s", ci_dir,
-			 i ? "tmp" : "home");
+		snprintf(sub, sizeof(sub), "%s/%s", ci_dir, i ? "tmp" : "home");
 		if (mkdir(sub, 0700) < 0)
 			ret = -errno;
 	}

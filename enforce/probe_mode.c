@@ -38,10 +38,9 @@ json_t *probe_mode_json(const struct feature_set *fs, int state)
 
 		if (f->needed && !f->available && !f->advisory)
 			json_array_append_new(
-				missing,
-				json_pack("{s:s, s:s, s:s}", "layer", f->layer,
-					  "feature", f->name, "needs",
-					  f->needs));
+				missing, json_pack("{s:s, s:s, s:s}", "layer",
+						   f->layer, "feature", f->name,
+						   "needs", f->needs));
 	}
 	return json_pack("{s:s, s:s, s:o*}", "enforcement",
 			 enforcement(fs, state), "host", host, "missing",

@@ -14,4 +14,8 @@ int session_stop(struct cli *c);
 int session_list(struct cli *c);
 int session_run(struct cli *c);
 
+/* In the session's pid 1, once the boundary is installed: serve the
+ * supervisor's calls on @chan until it goes (session_pid1.c). */
+int session_pid1(struct cli *c, int chan);
+
 #endif

@@ -286,6 +286,8 @@ static void keep_locked(struct supervisor *s, const char *buf, size_t len)
 		s->rejected++;
 		return;
 	}
+	if (s->tag)
+		s->tag(s->tag_arg, rec);
 	line = record_dump(rec, &len);
 	if (line && len > SUPERVISE_BYTES_MAX - s->bytes) {
 		s->dropped++;
@@ -313,7 +315,11 @@ static void keep(struct supervisor *s, const char *buf, size_t len)
 static void log_own(struct supervisor *s, json_t *rec, bool tally)
 {
 	size_t len = 0, wrote;
-	char *line = rec ? record_dump(rec, &len) : NULL;
+	char *line;
+
+	if (rec && s->tag)
+		s->tag(s->tag_arg, rec);
+	line = rec ? record_dump(rec, &len) : NULL;
 
 	pthread_mutex_lock(&writing);
 	if (tally && rec)
@@ -338,7 +344,7 @@ void supervise_broker_record(void *arg, json_t *rec)
 /* What is queued, a batch at most: a sender that never stops (the
  * command's orphan, outside a PID namespace) cannot hold the
  * supervisor here. */
-static void drain(struct supervisor *s)
+void supervise_drain(struct supervisor *s)
 {
 	static char buf[RECORD_DATAGRAM_MAX];
 	ssize_t n;
@@ -478,7 +484,7 @@ int supervise_wait(struct supervisor *s, pid_t pid)
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (fds[0].revents & POLLIN))
-			drain(s);
+			supervise_drain(s);
 		reaped = waitpid(pid, &st, WNOHANG) == pid;
 	}
 	if (!reaped)
@@ -486,7 +492,7 @@ int supervise_wait(struct supervisor *s, pid_t pid)
 			;
 	if (pidfd >= 0)
 		close(pidfd);
-	drain(s);
+	supervise_drain(s);
 	note_sigsys(s, pid, st, relayed);
 	note_losses(s);
 	return exit_status(st);

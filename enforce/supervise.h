@@ -54,6 +54,10 @@ struct supervisor {
 	int write_err;		  /* the errno of the last of them */
 	size_t denials_unwritten; /* of tally.denials, not in the log */
 	enum supervise_sigsys sigsys;
+	/* a session's: adds its fields to every record before it is
+	 * written (the session, the call), or NULL */
+	void (*tag)(void *arg, json_t *rec);
+	void *tag_arg;
 	struct tally tally; /* what the kept reports said; the last
 			     * member (supervise_prepare) */
 };
@@ -75,6 +79,10 @@ int supervise_socket_dir(const struct supervisor *s, char out[PATH_BUF]);
 
 /* Serve the socket until @pid ends; return its status as env(1) would. */
 int supervise_wait(struct supervisor *s, pid_t pid);
+
+/* Read what the shims have sent (a batch at most), as supervise_wait()
+ * does: for a supervisor that polls the socket itself (a session). */
+void supervise_drain(struct supervisor *s);
 
 /* Append @rec, a record of the launcher's own (record_new()), to the
  * log, and take it (json_decref).  Nothing without a log (--no-shim). */
