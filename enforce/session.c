@@ -74,12 +74,11 @@ static int bind_control(struct session *s)
 	int ret = 0;
 
 	memcpy(sa.sun_path, s->sockpath, strlen(s->sockpath) + 1);
-	s->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC |
-						 SOCK_NONBLOCK,
-			      0);
+	s->listen_fd =
+		socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->listen_fd < 0)
 		return -errno;
-	old = umask(077);
+	old = umask(0177); /* the socket 0600 */
 	if (bind(s->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
 	    listen(s->listen_fd, 64) < 0)
 		ret = -errno;
@@ -91,8 +90,7 @@ static int bind_control(struct session *s)
  * socket: refused, as a --write of the audit log is. */
 static bool reaches_socket(const struct policy *p, const char *sock)
 {
-	return policy_unix_allowed(p, sock) ||
-	       policy_allows(p, RIGHT_W, sock);
+	return policy_unix_allowed(p, sock) || policy_allows(p, RIGHT_W, sock);
 }
 
 /* Wait for pid 1's word that the boundary is in place. */

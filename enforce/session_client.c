@@ -236,8 +236,9 @@ int session_run(struct cli *c)
 		return EXIT_CORDON;
 	}
 	forward_signals();
+	/* refused at once (another user): the answer is there to read */
 	ret = send_json(fd, req, std, 3);
-	if (ret) {
+	if (ret && ret != -EPIPE && ret != -ECONNRESET) {
 		say_error("session '%s': %s", c->session, strerror(-ret));
 		return EXIT_CORDON;
 	}

@@ -152,8 +152,7 @@ static void receive(struct cli *c, int chan)
 		_exit(0); /* the supervisor is gone: so is the session */
 	for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm;
 	     cm = CMSG_NXTHDR(&mh, cm))
-		if (cm->cmsg_level == SOL_SOCKET &&
-		    cm->cmsg_type == SCM_RIGHTS)
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
 			for (size_t i = 0;
 			     i < (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int) &&
 			     nfds < 4;

@@ -21,9 +21,8 @@ bool session_id_valid(const char *id)
 	size_t i;
 
 	for (i = 0; id[i]; i++)
-		if (i >= SESSION_ID_LEN ||
-		    !((id[i] >= '0' && id[i] <= '9') ||
-		      (id[i] >= 'a' && id[i] <= 'f')))
+		if (i >= SESSION_ID_LEN || !((id[i] >= '0' && id[i] <= '9') ||
+					     (id[i] >= 'a' && id[i] <= 'f')))
 			return false;
 	return i == SESSION_ID_LEN;
 }
@@ -96,8 +95,7 @@ int session_sock_path(const char *id, char out[108])
 	return 0;
 }
 
-int session_send(int fd, const void *buf, size_t len, const int *fds,
-		 int nfds)
+int session_send(int fd, const void *buf, size_t len, const int *fds, int nfds)
 {
 	char cbuf[CMSG_SPACE(3 * sizeof(int))] = { 0 };
 	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };

@@ -23,12 +23,12 @@
 
 #include "shim/core/path.h"
 
-#define SESSION_ID_LEN	   16	       /* hex digits */
-#define SESSION_LINE_MAX   (64 << 10)  /* a request, JSON */
-#define SESSION_SPAWN_MAX  (128 << 10) /* argv, env and cwd to pid 1 */
-#define SESSION_ARGS_MAX   4096	       /* words of argv, variables */
-#define SESSION_CALLS_MAX  64	       /* running at once */
-#define SESSION_CLIENTS_MAX 64	       /* connections at once */
+#define SESSION_ID_LEN	    16		/* hex digits */
+#define SESSION_LINE_MAX    (64 << 10)	/* a request, JSON */
+#define SESSION_SPAWN_MAX   (128 << 10) /* argv, env and cwd to pid 1 */
+#define SESSION_ARGS_MAX    4096	/* words of argv, variables */
+#define SESSION_CALLS_MAX   64		/* running at once */
+#define SESSION_CLIENTS_MAX 64		/* connections at once */
 
 enum session_msg_type {
 	/* supervisor -> pid 1 */
@@ -68,8 +68,7 @@ int session_sock_path(const char *id, char out[108]);
 
 /* Send @len bytes of @buf on the stream @fd, @nfds descriptors of @fds
  * with the first bytes.  Return: 0 or -errno. */
-int session_send(int fd, const void *buf, size_t len, const int *fds,
-		 int nfds);
+int session_send(int fd, const void *buf, size_t len, const int *fds, int nfds);
 
 /* A line read from a stream, with the descriptors that came with it. */
 struct session_line {

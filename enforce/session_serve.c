@@ -35,8 +35,8 @@
 #include "shim/core/env.h"
 
 /* The variables a call may not set: the shim's own. */
-static const char *const reserved[] = { "LD_PRELOAD", "CORDON_POLICY",
-					ASAN_VAR, NULL };
+static const char *const reserved[] = { "LD_PRELOAD", "CORDON_POLICY", ASAN_VAR,
+					NULL };
 
 /* The signals a client may forward. */
 static bool forwardable(json_int_t sig)
@@ -148,8 +148,7 @@ static const char *put_env(struct session *s, json_t *env, char *buf,
 }
 
 /* The call's directory: absolute, a directory the session may see. */
-static const char *check_cwd(struct session *s, json_t *v,
-			     char out[PATH_BUF])
+static const char *check_cwd(struct session *s, json_t *v, char out[PATH_BUF])
 {
 	const char *cwd = json_string_value(v);
 	struct stat st;
@@ -165,8 +164,7 @@ static const char *check_cwd(struct session *s, json_t *v,
 }
 
 /* "cwd\0argv...\0\0env...\0" after the head, in @buf. */
-static const char *build(struct session *s, json_t *req, char *buf,
-			 size_t *len)
+static const char *build(struct session *s, json_t *req, char *buf, size_t *len)
 {
 	size_t cap = sizeof(struct session_msg) + SESSION_SPAWN_MAX, i;
 	json_t *argv = json_object_get(req, "argv"), *v;
@@ -293,6 +291,8 @@ static void client_input(struct session *s, struct client *k)
 			return drop(k);
 		}
 		request(s, k);
+		if (k->fd < 0)
+			return; /* refused and dropped: its buffer too */
 		session_line_next(&k->line);
 	}
 }
@@ -302,8 +302,8 @@ static void accept_client(struct session *s)
 {
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
-	int fd = accept4(s->listen_fd, NULL, NULL,
-			 SOCK_CLOEXEC | SOCK_NONBLOCK);
+	int fd =
+		accept4(s->listen_fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 	struct client *k = NULL;
 
 	if (fd < 0)
@@ -323,6 +323,7 @@ static void accept_client(struct session *s)
 		return;
 	}
 	*k = (struct client){ .fd = fd };
+	touch(s); /* a connection is use: --idle counts from it */
 	k->line.buf = malloc(SESSION_LINE_MAX + 1);
 	if (!k->line.buf) {
 		close(fd);
@@ -361,10 +362,10 @@ static bool from_pid1(struct session *s)
 		s->running--;
 		touch(s);
 		supervise_drain(&s->sup); /* its records first */
-		reply(k, json_pack("{s:i}", "exit",
-				   m.value >= 0 && m.value <= 255
-					   ? m.value
-					   : EXIT_CORDON));
+		reply(k,
+		      json_pack("{s:i}", "exit",
+				m.value >= 0 && m.value <= 255 ? m.value
+							       : EXIT_CORDON));
 		drop(k);
 	}
 	return true;
@@ -420,8 +421,8 @@ void session_serve(struct session *s)
 
 void session_end(struct session *s)
 {
-	struct client *stopper = s->stopper >= 0 ? &s->clients[s->stopper]
-						 : NULL;
+	struct client *stopper =
+		s->stopper >= 0 ? &s->clients[s->stopper] : NULL;
 
 	if (s->listen_fd >= 0) {
 		unlink(s->sockpath);
@@ -471,8 +472,7 @@ void session_tag(void *arg, json_t *rec)
 		running++;
 		only = k;
 		if (k->pid && (k->pid == pid || k->pid == ppid)) {
-			json_object_set_new(rec, "call",
-					    json_integer(k->call));
+			json_object_set_new(rec, "call", json_integer(k->call));
 			return;
 		}
 	}

@@ -16,11 +16,11 @@
 #include "enforce/supervise.h"
 
 struct client {
-	int fd;		  /* -1: gone (its call may still run) */
+	int fd; /* -1: gone (its call may still run) */
 	struct session_line line;
-	uint32_t call;	  /* 0: none */
-	bool running;	  /* its call has not ended */
-	pid_t pid;	  /* the call's, in the namespace (pid 1's word) */
+	uint32_t call; /* 0: none */
+	bool running;  /* its call has not ended */
+	pid_t pid;     /* the call's, in the namespace (pid 1's word) */
 };
 
 struct session {
