@@ -197,6 +197,9 @@ mine = [r for r in recs if r.get("path") == sys.argv[3]]
 assert mine, recs
 assert all(r["session"] == sys.argv[2] and r["call"] == 2 for r in mine), mine' \
 		"$T/audit.jsonl" "$sid" "$T/out/x" || fail "records not tagged"
+	# and they keep the records' schema (t_schema.sh)
+	schema_docs
+	schema_valid audit-record "$T/audit.jsonl" --lines
 }
 
 test_session_protocol_python_client() {
