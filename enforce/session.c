@@ -287,6 +287,12 @@ int session_start(struct cli *c)
 	}
 	if (pid == 0) {
 		close(ready[0]);
+		/* nothing of the caller's but 0, 1 and 2 (until the answer):
+		 * a pipe it leaked to us must not wait on the session */
+		if (ready[1] > 3)
+			syscall(SYS_close_range, 3U, (unsigned int)ready[1] - 1,
+				0U);
+		syscall(SYS_close_range, (unsigned int)ready[1] + 1, ~0U, 0U);
 		setsid();
 		daemon_main(&s, ready[1]);
 	}
