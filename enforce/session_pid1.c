@@ -203,6 +203,8 @@ static void null_std_fds(void)
 
 int session_pid1(struct cli *c, int chan)
 {
+	static const int ignored[] = { SIGINT,	SIGQUIT, SIGPIPE, SIGTERM,
+				       SIGHUP,	SIGUSR1, SIGUSR2 };
 	struct pollfd fds[2];
 	sigset_t set;
 	int sfd;
@@ -221,9 +223,11 @@ int session_pid1(struct cli *c, int chan)
 	sfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sfd < 0)
 		return EXIT_CORDON;
-	signal(SIGINT, SIG_IGN);
-	signal(SIGQUIT, SIG_IGN);
-	signal(SIGPIPE, SIG_IGN);
+	/* an init gets only the signals it handles: none from inside ends
+	 * the session (pid1_catch_signals() made TERM, HUP, USR1 and USR2
+	 * end the start; the calls have their own group to signal) */
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		signal(ignored[i], SIG_IGN);
 	say(chan, SESSION_READY, 0, 0);
 	fds[0] = (struct pollfd){ .fd = chan, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = sfd, .events = POLLIN };

@@ -131,6 +131,8 @@ static volatile bool child_cwd_failed;
  * clears close-on-exec), its own process group, its directory. */
 static void child_setup(const struct spawn_call *call)
 {
+	static const int ignored[] = { SIGINT,	SIGQUIT, SIGPIPE, SIGTERM,
+				       SIGHUP,	SIGUSR1, SIGUSR2 };
 	sigset_t none;
 
 	if (!call)
@@ -139,9 +141,8 @@ static void child_setup(const struct spawn_call *call)
 	 * it: default (the vfork child has its own handlers' table) */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGQUIT, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		signal(ignored[i], SIG_DFL);
 	setpgid(0, 0);
 	for (int fd = 0; fd < 3; fd++)
 		if (call->fds[fd] != fd)

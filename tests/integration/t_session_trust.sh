@@ -78,3 +78,16 @@ test_session_other_uid_refused() {
 	assert_absent "$d/ran"
 	rm -rf "$d"
 }
+
+test_session_pid1_survives_signals_from_inside() {
+	session_start
+	srun -- sh -c 'for s in TERM HUP USR1 USR2 INT QUIT; do kill -$s 1; done; echo sent'
+	assert_stdout_has sent
+	srun -- sh -c 'echo still'
+	assert_status 0
+	assert_stdout_has still
+	# the calls themselves take the default actions: TERM ends one
+	srun -- sh -c 'kill -TERM $$; echo survived'
+	assert_status 143
+	assert_stdout_lacks survived
+}
