@@ -4,10 +4,12 @@
  * The story, and nothing else: parse the options and the profiles;
  * build the roots; find out what the kernel enforces and refuse (exit
  * 125) when the policy needs what it cannot, unless --best-effort;
- * scrub the environment and prepare the shim; fork: the child installs
- * the boundary (the platform's, platform.h) and runs the command, the
- * parent supervises it from outside (supervise.c) and leaves with its
- * status.
+ * scrub the environment and prepare the shim (launch.c, which a session
+ * shares); fork: the child installs the boundary (the platform's,
+ * platform.h) and runs the command, the parent supervises it from
+ * outside (supervise.c) and leaves with its status.  The subcommands
+ * have files of their own: probe.c, explain.c, learn.c, wrap.c and
+ * session*.c.
  */
 #include <errno.h>
 #include <fcntl.h>

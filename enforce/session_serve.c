@@ -440,6 +440,10 @@ void session_end(struct session *s)
 	if (s->sup.sock >= 0)
 		supervise_drain(&s->sup);
 	launch_stop(&s->l);
+	/* what the calls planted for git outside, moved aside once nothing
+	 * inside runs (gitguard.h): records of the launcher's own */
+	if (s->c->policy.nroots)
+		supervise_sweep(&s->sup, &s->c->policy);
 	for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++) {
 		struct client *k = &s->clients[i];
 
