@@ -203,8 +203,8 @@ static void null_std_fds(void)
 
 int session_pid1(struct cli *c, int chan)
 {
-	static const int ignored[] = { SIGINT,	SIGQUIT, SIGPIPE, SIGTERM,
-				       SIGHUP,	SIGUSR1, SIGUSR2 };
+	static const int ignored[] = { SIGINT, SIGQUIT, SIGPIPE, SIGTERM,
+				       SIGHUP, SIGUSR1, SIGUSR2 };
 	struct pollfd fds[2];
 	sigset_t set;
 	int sfd;

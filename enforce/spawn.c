@@ -131,8 +131,8 @@ static volatile bool child_cwd_failed;
  * clears close-on-exec), its own process group, its directory. */
 static void child_setup(const struct spawn_call *call)
 {
-	static const int ignored[] = { SIGINT,	SIGQUIT, SIGPIPE, SIGTERM,
-				       SIGHUP,	SIGUSR1, SIGUSR2 };
+	static const int ignored[] = { SIGINT, SIGQUIT, SIGPIPE, SIGTERM,
+				       SIGHUP, SIGUSR1, SIGUSR2 };
 	sigset_t none;
 
 	if (!call)

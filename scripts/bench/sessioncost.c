@@ -3,17 +3,15 @@
  *
  *   sessioncost CORDON [CALLS [OPTION...]]
  *
- * Starts a session (`CORDON session start --json -q OPTION...`), then, in rounds
- * that interleave the three, times each call of /bin/true:
- *   bare      posix_spawn + waitpid of /bin/true by this program
- *   run       posix_spawn + waitpid of `CORDON run --session ID --
- *             /bin/true`
- *   protocol  this program speaking the session protocol itself:
- *             connect, one request line with descriptors 0, 1, 2 (on
- *             /dev/null), read to {"exit": ...}
- * and prints one line per way, "NAME MEDIAN_US", medians of every call
- * (the host takes the CPU away in bursts: a median, not a mean).
- * The session is stopped at the end.  Exit 1 when something failed.
+ * Starts a session (`CORDON session start --json -q OPTION...`), then, in
+ * rounds that interleave the three, times each call of /bin/true: bare
+ * posix_spawn + waitpid of /bin/true by this program run       posix_spawn +
+ * waitpid of `CORDON run --session ID -- /bin/true` protocol  this program
+ * speaking the session protocol itself: connect, one request line with
+ * descriptors 0, 1, 2 (on /dev/null), read to {"exit": ...} and prints one line
+ * per way, "NAME MEDIAN_US", medians of every call (the host takes the CPU away
+ * in bursts: a median, not a mean). The session is stopped at the end.  Exit 1
+ * when something failed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -172,8 +170,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 3; i++)
 		t[i] = calloc((size_t)ROUNDS * (size_t)calls, sizeof(double));
 	char *bare[] = { W("/bin/true"), NULL };
-	char *run[] = { argv[1], W("run"), W("--session"), id, W("--"), W("/bin/true"),
-			NULL };
+	char *run[] = { argv[1],	W("run"), W("--session"), id, W("--"),
+			W("/bin/true"), NULL };
 	for (int r = 0; r < ROUNDS; r++)
 		for (int k = 0; k < calls; k++, n++)
 			for (int j = 0; j < 3; j++) {
