@@ -124,15 +124,15 @@ static json_t *call_env(const struct policy *p)
 	json_t *env = json_object();
 
 	for (size_t i = 0; environ && environ[i]; i++) {
-		const char *eq = strchr(environ[i], '=');
+		size_t n = env_name_len(environ[i]);
 		char name[256];
 
-		if (!eq || (size_t)(eq - environ[i]) >= sizeof(name) ||
+		if (!environ[i][n] || n >= sizeof(name) ||
 		    !env_name_listed(p, environ[i]))
 			continue;
-		memcpy(name, environ[i], (size_t)(eq - environ[i]));
-		name[eq - environ[i]] = '\0';
-		json_object_set_new(env, name, json_string(eq + 1));
+		memcpy(name, environ[i], n);
+		name[n] = '\0';
+		json_object_set_new(env, name, json_string(environ[i] + n + 1));
 	}
 	for (size_t i = 0; i < p->nenv_sets; i++) {
 		char *eq = strchr(p->env_sets[i], '=');

@@ -13,7 +13,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "enforce/roots.h"
+#include "enforce/supervise.h"
 #include "enforce/session_proto.h"
 
 bool session_id_valid(const char *id)
@@ -64,20 +64,9 @@ int session_dir(char out[PATH_BUF])
 	    st.st_uid == geteuid() &&
 	    snprintf(out, PATH_BUF, "%s/cordon", run) < PATH_BUF)
 		return own_dir(out);
-	ret = roots_state_dir(state);
+	ret = supervise_state_dir(state);
 	if (ret)
 		return ret;
-	/* the state directory and its parents, as the audit log's */
-	for (char *s = state + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(state, 0700) < 0 && errno != EEXIST)
-			return -errno;
-		*s = '/';
-	}
-	if (mkdir(state, 0700) < 0 && errno != EEXIST)
-		return -errno;
 	if (snprintf(out, PATH_BUF, "%s/sessions", state) >= PATH_BUF)
 		return -ENAMETOOLONG;
 	return own_dir(out);

@@ -125,13 +125,13 @@ static const char *put_env(struct session *s, json_t *env, char *buf,
 				       "are the session's";
 	}
 	for (size_t i = 0; s->l.envp[i]; i++) {
-		const char *eq = strchr(s->l.envp[i], '=');
+		size_t n = env_name_len(s->l.envp[i]);
 		char nm[256];
 
-		if (!eq || (size_t)(eq - s->l.envp[i]) >= sizeof(nm))
+		if (!s->l.envp[i][n] || n >= sizeof(nm))
 			continue;
-		memcpy(nm, s->l.envp[i], (size_t)(eq - s->l.envp[i]));
-		nm[eq - s->l.envp[i]] = '\0';
+		memcpy(nm, s->l.envp[i], n);
+		nm[n] = '\0';
 		if (env && json_object_get(env, nm))
 			continue;
 		if (!put(buf, len, cap, s->l.envp[i]))

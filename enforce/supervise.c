@@ -69,8 +69,7 @@ static int make_dirs(char *path)
 	return mkdir(path, 0700) < 0 && errno != EEXIST ? -errno : 0;
 }
 
-/* ~/.local/state/cordon (or $XDG_STATE_HOME/cordon), created. */
-static int state_dir(char out[PATH_BUF])
+int supervise_state_dir(char out[PATH_BUF])
 {
 	int ret = roots_state_dir(out);
 
@@ -80,7 +79,7 @@ static int state_dir(char out[PATH_BUF])
 int supervise_default_log(char out[PATH_BUF])
 {
 	char dir[PATH_BUF];
-	int ret = state_dir(dir);
+	int ret = supervise_state_dir(dir);
 
 	if (ret)
 		return ret;
@@ -130,7 +129,7 @@ static int socket_dir(char dir[PATH_BUF], size_t room)
 		snprintf(dir, PATH_BUF, "%s", run);
 		return 0;
 	}
-	if (state_dir(dir) == 0 && strlen(dir) < room)
+	if (supervise_state_dir(dir) == 0 && strlen(dir) < room)
 		return 0;
 	snprintf(dir, PATH_BUF, "/tmp/cordon-%u", (unsigned int)getuid());
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)

@@ -62,6 +62,9 @@ struct supervisor {
 			     * member (supervise_prepare) */
 };
 
+/* ~/.local/state/cordon (or $XDG_STATE_HOME/cordon), created (0700). */
+int supervise_state_dir(char out[PATH_BUF]);
+
 /* ~/.local/state/cordon/audit.jsonl ($XDG_STATE_HOME), its dir created. */
 int supervise_default_log(char out[PATH_BUF]);
 

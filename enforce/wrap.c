@@ -24,6 +24,7 @@
 #include "enforce/shimenv.h"
 #include "enforce/spawn.h"
 #include "enforce/wrap.h"
+#include "shim/core/env.h"
 #include "shim/core/strbuf.h"
 
 extern char **environ;
@@ -52,14 +53,14 @@ static json_t *env_of(char **envp)
 	json_t *o = json_object();
 
 	for (size_t i = 0; envp[i]; i++) {
-		const char *eq = strchr(envp[i], '=');
+		size_t n = env_name_len(envp[i]);
 		char name[256];
 
-		if (!eq || (size_t)(eq - envp[i]) >= sizeof(name))
+		if (!envp[i][n] || n >= sizeof(name))
 			continue;
-		memcpy(name, envp[i], (size_t)(eq - envp[i]));
-		name[eq - envp[i]] = '\0';
-		json_object_set_new(o, name, json_string(eq + 1));
+		memcpy(name, envp[i], n);
+		name[n] = '\0';
+		json_object_set_new(o, name, json_string(envp[i] + n + 1));
 	}
 	return o;
 }

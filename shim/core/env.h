@@ -42,6 +42,9 @@ bool env_name_listed(const struct policy *p, const char *entry);
 int env_filter(const struct policy *p, char *const *envp, const char **out,
 	       size_t cap);
 
+/* The length of the name of @entry ("NAME=VALUE" or "NAME"). */
+size_t env_name_len(const char *entry);
+
 /* True when @entry ("NAME=..." or "NAME") names @name. */
 bool env_is_name(const char *entry, const char *name);
 
