@@ -115,3 +115,13 @@ test_probe_mode_answers() {
 	status=$?
 	probe_mode_is unavailable 1
 }
+
+test_schema_probe_mode_json() {
+	schema_docs
+	cordon probe --json --mode full-dev
+	schema_valid probe-mode "$T/stdout"
+	"$HELPERS/fakeabi" 3 -- "$CORDON" probe --json --mode ci > "$T/pm.json" 2> /dev/null
+	schema_valid probe-mode "$T/pm.json"
+	echo '{"mode":"ci","enforcement":"full","host":"x","missing":[{"layer":"a","feature":"b","needs":"c"}]}' > "$T/bad.json"
+	schema_invalid probe-mode "$T/bad.json"
+}

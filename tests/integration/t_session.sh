@@ -212,3 +212,11 @@ test_session_protocol_python_client() {
 	assert_content "$T/ws/p" via-protocol
 	assert_absent "$T/out/escaped"
 }
+
+test_schema_session_start_json() {
+	schema_docs
+	session_start -m ci --idle 60
+	schema_valid session-start "$T/start.json"
+	sed 's/"net":"off"/"net":"maybe"/' "$T/start.json" > "$T/bad.json"
+	schema_invalid session-start "$T/bad.json"
+}
