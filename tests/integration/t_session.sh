@@ -220,3 +220,39 @@ test_schema_session_start_json() {
 	sed 's/"net":"off"/"net":"maybe"/' "$T/start.json" > "$T/bad.json"
 	schema_invalid session-start "$T/bad.json"
 }
+
+# A terminal passes as the call's descriptors: the command reads and
+# writes it, and Ctrl-C typed there reaches the command (through the
+# client, which forwards it).
+test_session_on_a_terminal() {
+	local tag="6$RANDOM$RANDOM"
+	session_start
+	PYTHONPATH=$HELPERS python3 - "$CORDON" "$sid" "$tag" > "$T/stdout" 2>&1 <<'PY'
+import os, sys, time
+from ptydrive import Pty
+cordon, sid, tag = sys.argv[1:]
+wrap = ("import signal, subprocess, sys\n"
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "r = subprocess.run(sys.argv[1:])\n"
+        "print('status=%d' % r.returncode)\n")
+t = Pty([sys.executable, "-c", wrap, cordon, "run", "--session", sid, "--",
+         "sh", "-c", "test -t 0 && test -t 1 && echo on-a-tty; read x; echo got-$x"])
+t.expect(rb"on-a-tty")
+t.send("hello\n", rb"got-hello")
+t.expect(rb"status=0")
+t = Pty([sys.executable, "-c", wrap, cordon, "run", "--session", sid, "--",
+         "sleep", tag])
+end = time.time() + 30
+while not any(open("/proc/%s/cmdline" % p, "rb").read() == b"sleep\0" + tag.encode() + b"\0"
+              for p in os.listdir("/proc") if p.isdigit() and os.path.exists("/proc/%s/cmdline" % p)):
+    if time.time() > end:
+        t.give_up("the command never started")
+    time.sleep(0.05)
+t.send("\x03", rb"status=130")
+print("ok")
+PY
+	status=$?
+	assert_status 0
+	assert_stdout_has '^ok$'
+	! pgrep -f "^sleep $tag" > /dev/null || fail "the command outlived Ctrl-C"
+}
