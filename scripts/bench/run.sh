@@ -318,15 +318,23 @@ BROKER=$B/bench/broker.md
 echo "bench: sessions"
 SESSION=$B/bench/session.md
 if "$B/bench/sessioncost" "$CORDON" 50 >"$B/bench/session.shim" &&
-	"$B/bench/sessioncost" "$CORDON" 50 --no-shim >"$B/bench/session.noshim"; then
+	"$B/bench/sessioncost" "$CORDON" 50 --no-shim >"$B/bench/session.noshim" &&
+	python3 "$ROOT/scripts/bench/sessioncost.py" "$CORDON" 50 >"$B/bench/session.py.shim" &&
+	python3 "$ROOT/scripts/bench/sessioncost.py" "$CORDON" 50 --no-shim >"$B/bench/session.py.noshim"; then
 	awk '
 		FNR == 1 { f++ } { v[f, $1] = $2 }
-		END { print "| per command (/bin/true), median of 1000 | bare | cordon run --session | the protocol, from the client | run / bare (goal 2x) | protocol / bare (goal 1.2x) |"
+		END { print "| per command (/bin/true), median of 1000 | bare, from the client | cordon run --session | the protocol, from the client | run / bare (goal 2x) | protocol / bare (goal 1.2x) |"
 			print "| --- | ---: | ---: | ---: | ---: | ---: |"
-			for (i = 1; i <= 2; i++)
-				printf "| %s | %.0f us | %.0f us | %.0f us | %.2fx | %.2fx |\n", i == 1 ? "session with the shim" : "session --no-shim",
-					v[i, "bare"], v[i, "run"], v[i, "protocol"], v[i, "run"] / v[i, "bare"], v[i, "protocol"] / v[i, "bare"] }' \
-		"$B/bench/session.shim" "$B/bench/session.noshim" >"$SESSION"
+			split("C client (posix_spawn), session with the shim|C client, session --no-shim|Python client (subprocess), session with the shim|Python client, session --no-shim", name, "|")
+			for (i = 1; i <= 4; i++)
+				if (i <= 2)
+					printf "| %s | %.0f us | %.0f us | %.0f us | %.2fx | %.2fx |\n", name[i],
+						v[i, "bare"], v[i, "run"], v[i, "protocol"], v[i, "run"] / v[i, "bare"], v[i, "protocol"] / v[i, "bare"]
+				else
+					printf "| %s | %.0f us | - | %.0f us | - | %.2fx |\n", name[i],
+						v[i, "bare"], v[i, "protocol"], v[i, "protocol"] / v[i, "bare"] }' \
+		"$B/bench/session.shim" "$B/bench/session.noshim" \
+		"$B/bench/session.py.shim" "$B/bench/session.py.noshim" >"$SESSION"
 else
 	echo "(not measured: sessioncost failed)" >"$SESSION"
 fi
@@ -368,7 +376,7 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo
 	cat "$BROKER"
 	echo
-	echo "A command in a session (scripts/bench/sessioncost.c: the three ways interleaved call by call, 20 rounds of 50):"
+	echo "A command in a session (scripts/bench/sessioncost.c and sessioncost.py: the ways interleaved call by call, 20 rounds of 50):"
 	echo
 	cat "$SESSION"
 } >"$OUT/results.md"
