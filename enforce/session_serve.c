@@ -103,10 +103,11 @@ static bool put(char *buf, size_t *len, size_t cap, const char *str)
 	return true;
 }
 
-/* The call's environment into @buf: the session's, then the request's
- * on top.  NULL, or the reason it is refused. */
-static const char *put_env(struct session *s, json_t *env, char *buf,
-			   size_t *len, size_t cap)
+/* The call's environment into @buf: the session's, PWD its directory
+ * @cwd (as a shell that started there would have it), then the
+ * request's on top.  NULL, or the reason it is refused. */
+static const char *put_env(struct session *s, json_t *env, const char *cwd,
+			   char *buf, size_t *len, size_t cap)
 {
 	char entry[SESSION_LINE_MAX];
 	const char *name;
@@ -132,11 +133,16 @@ static const char *put_env(struct session *s, json_t *env, char *buf,
 			continue;
 		memcpy(nm, s->l.envp[i], n);
 		nm[n] = '\0';
-		if (env && json_object_get(env, nm))
+		if ((env && json_object_get(env, nm)) || strcmp(nm, "PWD") == 0)
 			continue;
 		if (!put(buf, len, cap, s->l.envp[i]))
 			return "the environment is too large";
 	}
+	if (!json_object_get(env, "PWD") &&
+	    (snprintf(entry, sizeof(entry), "PWD=%s", cwd) >=
+		     (int)sizeof(entry) ||
+	     !put(buf, len, cap, entry)))
+		return "the environment is too large";
 	json_object_foreach(env, name, v)
 	{
 		if (snprintf(entry, sizeof(entry), "%s=%s", name,
@@ -190,7 +196,7 @@ static const char *build(struct session *s, json_t *req, char *buf, size_t *len)
 	}
 	if (!put(buf, len, cap, ""))
 		return "the command line is too long";
-	return put_env(s, json_object_get(req, "env"), buf, len, cap);
+	return put_env(s, json_object_get(req, "env"), cwd, buf, len, cap);
 }
 
 static void run_call(struct session *s, struct client *k, json_t *req)

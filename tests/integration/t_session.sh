@@ -97,6 +97,8 @@ test_session_cwd_and_env_per_call() {
 	srun --cwd sub -- pwd
 	assert_status 0
 	assert_stdout_has "^$T/ws/sub\$"
+	srun --cwd sub -- env
+	assert_stdout_has "^PWD=$T/ws/sub\$"
 	# outside what the session may see: refused, nothing ran
 	srun --cwd "$T/out" -- touch ran
 	assert_status 125
