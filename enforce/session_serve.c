@@ -258,10 +258,11 @@ static void request(struct session *s, struct client *k)
 	json_t *req = json_loadb(k->line.buf, k->line.used - 1,
 				 JSON_REJECT_DUPLICATES, &je);
 	const char *op = json_string_value(json_object_get(req, "op"));
+	bool run = op && strcmp(op, "run") == 0;
 
 	if (!op) {
 		refuse(k, "not a request: one JSON object with \"op\"");
-	} else if (strcmp(op, "run") == 0) {
+	} else if (run) {
 		run_call(s, k, req);
 	} else if (strcmp(op, "signal") == 0) {
 		signal_call(s, k, req);
@@ -272,8 +273,8 @@ static void request(struct session *s, struct client *k)
 	} else {
 		refuse(k, "\"op\" is run, signal, info or stop");
 	}
-	json_decref(req);
-	if (k->fd >= 0 && strcmp(op ? op : "", "run") != 0)
+	json_decref(req); /* @op with it */
+	if (k->fd >= 0 && !run)
 		session_line_close_fds(&k->line);
 }
 
