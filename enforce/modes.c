@@ -20,6 +20,9 @@
 #include "shim/core/path.h"
 
 static char ci_dir[PATH_BUF];
+/* modes_environ()'s, and the two strings of its own: freed by
+ * modes_cleanup(), once the command has ended */
+static char **ci_env, *ci_home, *ci_tmp;
 
 static const char *const fixed[] = {
 	"PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
@@ -80,14 +83,14 @@ char **modes_environ(struct cli *c)
 		return environ;
 	while (environ[n])
 		n++;
-	out = calloc(n + 8, sizeof(*out));
+	out = ci_env = calloc(n + 8, sizeof(*out));
 	if (!out)
 		return NULL;
 	for (size_t i = 0; fixed[i]; i++)
 		out[k++] = (char *)fixed[i];
-	out[k++] = in_ci_dir("HOME", "home");
-	out[k++] = in_ci_dir("TMPDIR", "tmp");
-	if (!out[k - 1] || !out[k - 2])
+	out[k++] = ci_home = in_ci_dir("HOME", "home");
+	out[k++] = ci_tmp = in_ci_dir("TMPDIR", "tmp");
+	if (!ci_home || !ci_tmp)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
 		if (strchr(environ[i], '=') &&
@@ -114,6 +117,11 @@ static int remove_one(const char *path, const struct stat *st, int type,
 
 void modes_cleanup(void)
 {
+	free(ci_env);
+	free(ci_home);
+	free(ci_tmp);
+	ci_env = NULL;
+	ci_home = ci_tmp = NULL;
 	if (!ci_dir[0])
 		return;
 	nftw(ci_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);

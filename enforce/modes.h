@@ -25,13 +25,14 @@ const char *modes_ci_dir(void);
  * (shimenv_scrubbed): this process's, or for ci a fixed one (PATH, HOME
  * and TMPDIR in the fresh dir, LANG, TZ, CI) with the variables @c
  * passes by name (--env NAME, PREFIX*) from this process's on top.
- * Return: a NULL-terminated array that lives until exit; NULL when out
- * of memory.
+ * Return: a NULL-terminated array that lives until modes_cleanup(); NULL
+ * when out of memory.
  */
 char **modes_environ(struct cli *c);
 
 /* Remove the ci temp dir and everything in it (once nothing runs in
- * it any more: the command's PID namespace is gone). */
+ * it any more: the command's PID namespace is gone), and free the
+ * environment modes_environ() made. */
 void modes_cleanup(void);
 
 #endif
