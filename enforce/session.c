@@ -195,6 +195,16 @@ static void daemon_main(struct session *s, int ready)
 		modes_cleanup();
 		_exit(ret);
 	}
+	/* without a PID namespace nothing ends a background process of a
+	 * call when the session stops: refused, even with --best-effort */
+	if (!feature_layer_ok(&s->l.fs, "pid")) {
+		say_error("a session needs the PID namespace (cordon probe: "
+			  "the pid layer), so that stop ends every process "
+			  "in it");
+		supervise_close(&s->sup);
+		modes_cleanup();
+		_exit(EXIT_CORDON);
+	}
 	if (reaches_socket(&s->c->policy, s->sockpath)) {
 		say_error("the session's own socket '%s' is never granted: "
 			  "a root of the policy would reach it",

@@ -91,3 +91,17 @@ test_session_pid1_survives_signals_from_inside() {
 	assert_status 143
 	assert_stdout_lacks survived
 }
+
+test_session_needs_the_pid_namespace() {
+	[ -x "$HELPERS/nolandlock" ] || fail "helper nolandlock was not built"
+	"$HELPERS/nolandlock" --no-namespaces -- "$CORDON" session start \
+		--best-effort > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	assert_stderr_has "a session needs the PID namespace"
+	[ ! -s "$T/stdout" ] || fail "an id was printed"
+	# the twin: a plain run there runs, with --best-effort
+	"$HELPERS/nolandlock" --no-namespaces -- "$CORDON" --best-effort -- \
+		touch ran > "$T/stdout" 2> "$T/stderr"
+	assert_exists "$T/ws/ran"
+}
