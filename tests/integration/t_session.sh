@@ -3,8 +3,10 @@
 # from outside; each session a test starts is stopped when it ends.
 
 # session_start [OPTIONS]: start a session; $sid, $sock (its socket).
+# --idle 300 first, a safety net: a session a test loses ends by itself
+# (a later --idle wins).
 session_start() {
-	"$CORDON" session start --json "$@" > "$T/start.json" 2> "$T/start.err" ||
+	"$CORDON" session start --json --idle 300 "$@" > "$T/start.json" 2> "$T/start.err" ||
 		{ cat "$T/start.err"; fail "session start failed"; }
 	sid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$T/start.json")
 	sock=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["socket"])' "$T/start.json")

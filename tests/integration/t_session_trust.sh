@@ -42,8 +42,10 @@ test_session_socket_never_granted() {
 	assert_status 125
 	assert_stderr_has "the session's own socket"
 	[ -z "$(ls "$T/run/cordon")" ] || fail "a socket was left"
-	# the twin: without the grant it starts, its socket there
-	XDG_RUNTIME_DIR="$T/run" session_start
+	# the twin: without the grant it starts, its socket there (stopped
+	# with the same directory)
+	export XDG_RUNTIME_DIR="$T/run"
+	session_start
 	case "$sock" in "$T/run/cordon/"*) ;; *) fail "socket $sock" ;; esac
 }
 
@@ -63,7 +65,7 @@ test_session_other_uid_refused() {
 	d=$(mktemp -d /tmp/cordon-it-uid.XXXXXX)
 	chown cordon-test "$d"
 	(cd "$d" && "$runuser" -u cordon-test -- env -i HOME=/home/cordon-test \
-		PATH="$PATH" "$CORDON" session start --json) > "$T/other.json" ||
+		PATH="$PATH" "$CORDON" session start --json --idle 300) > "$T/other.json" ||
 		fail "cordon-test's session did not start"
 	local osid osock
 	osid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$T/other.json")
