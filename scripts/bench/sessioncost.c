@@ -126,7 +126,7 @@ static int protocol(const char *sock, int null)
 		buf[len] = '\0';
 		e = strstr(buf, "\"exit\":");
 		if (e) {
-			st = atoi(e + 7);
+			st = (int)strtol(e + 7, NULL, 10);
 			break;
 		}
 	}
@@ -152,7 +152,7 @@ static double median(double *v, size_t n)
 int main(int argc, char **argv)
 {
 	char id[17], sock[108];
-	int calls = argc > 2 ? atoi(argv[2]) : 50, bad = 0;
+	int calls = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 50, bad = 0;
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	double *t[3];
 	size_t n = 0;
