@@ -447,7 +447,7 @@ static void note_sigsys(struct supervisor *s, pid_t pid, int st, bool relayed)
 }
 
 /* What the log lacks of the command's reports, said in the log too. */
-static void note_losses(struct supervisor *s)
+void supervise_note_losses(struct supervisor *s)
 {
 	char rule[256];
 	json_t *more;
@@ -493,7 +493,7 @@ int supervise_wait(struct supervisor *s, pid_t pid)
 		close(pidfd);
 	supervise_drain(s);
 	note_sigsys(s, pid, st, relayed);
-	note_losses(s);
+	supervise_note_losses(s);
 	return exit_status(st);
 }
 

@@ -87,6 +87,11 @@ int supervise_wait(struct supervisor *s, pid_t pid);
  * does: for a supervisor that polls the socket itself (a session). */
 void supervise_drain(struct supervisor *s);
 
+/* A record of what the log lacks of the command's reports (dropped over
+ * the limits, rejected), when anything; supervise_wait() writes it at
+ * the end of a run, a session at its end. */
+void supervise_note_losses(struct supervisor *s);
+
 /* Append @rec, a record of the launcher's own (record_new()), to the
  * log, and take it (json_decref).  Nothing without a log (--no-shim). */
 void supervise_record(struct supervisor *s, json_t *rec);

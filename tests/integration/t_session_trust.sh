@@ -107,3 +107,22 @@ test_session_needs_the_pid_namespace() {
 		touch ran > "$T/stdout" 2> "$T/stderr"
 	assert_exists "$T/ws/ran"
 }
+
+# Reports from inside are bounded over the whole session as over a run,
+# and what was dropped is said in the log when it ends.
+test_session_record_flood_is_bounded() {
+	session_start --log "$T/audit.jsonl"
+	srun -- "$HELPERS/forge" flood 6000
+	assert_status 0
+	srun -- "$HELPERS/forge" flood 6000
+	assert_status 0
+	"$CORDON" session stop "$sid"
+	python3 -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+shim = [r for r in recs if r["source"] == "shim"]
+own = [r for r in recs if r["source"] == "launcher"]
+assert len(shim) == 10000, len(shim)
+assert len(own) == 1 and own[0]["dropped"] == 2000, own
+assert own[0]["session"] == sys.argv[2], own' "$T/audit.jsonl" "$sid" ||
+		fail "the flood was not bounded, or not said"
+}
