@@ -15,75 +15,6 @@
 #include "enforce/cli.h"
 #include "enforce/proxy_parse.h"
 
-const char cli_usage[] =
-	"usage: cordon [OPTIONS] [--] COMMAND [ARGS...]\n"
-	"       cordon probe [--json]\n"
-	"       cordon explain [--json] "
-	"[--read|--write|--exec|--connect-unix|--connect]\n"
-	"                      PATH...\n"
-	"                      [OPTIONS]\n"
-	"       cordon learn -o PROFILE [OPTIONS] [--] COMMAND [ARGS...]\n"
-	"\n"
-	"Run COMMAND so that it can touch only what it was granted.\n"
-	"\n"
-	"Commands:\n"
-	"  probe                 prove what this kernel enforces\n"
-	"  explain               what OPTIONS decide for each PATH (or port)\n"
-	"  learn                 run COMMAND once and write the profile it "
-	"needs\n"
-	"      --json            (probe, explain) print JSON\n"
-	"  -o, --output PROFILE  (learn) the profile to write\n"
-	"\n"
-	"Filesystem (repeatable; PATH may start with ~ or be .):\n"
-	"  -r, --read PATH       allow reading PATH (files and listings)\n"
-	"  -w, --write PATH      allow reading and changing PATH\n"
-	"  -x, --exec PATH       allow reading and executing PATH\n"
-	"  -m, --mode MODE       read-only, workspace-write (default) or\n"
-	"                        workspace-net (workspace-write + network)\n"
-	"      --no-defaults     grant nothing but the roots given\n"
-	"Network (off by default):\n"
-	"      --net             allow all network access\n"
-	"      --connect PORTS   allow TCP connections to PORTS "
-	"(80,443,8000-8010)\n"
-	"      --bind PORTS      allow binding TCP PORTS\n"
-	"      --connect-unix PATH  allow connecting and sending to the\n"
-	"                        UNIX sockets at or below PATH\n"
-	"      --allow-host HOST[:PORT]  reach HOST (*.domain: its "
-	"subdomains;\n"
-	"                        ports 80 and 443 by default) through "
-	"cordon's\n"
-	"                        proxy, and nothing else\n"
-	"Profiles:\n"
-	"  -p, --profile FILE|NAME  add a JSON profile, or a built-in one:\n"
-	"                        read-only, workspace-write, workspace-net,\n"
-	"                        cargo, npm, pip, go, ccache, gradle, maven,\n"
-	"                        git-hosts;\n"
-	"                        flags win over profiles\n"
-	"Environment (scrubbed to an allowlist by default):\n"
-	"  -e, --env NAME        pass NAME (or every NAME* for a trailing *)\n"
-	"  -e, --env NAME=VALUE  set NAME to VALUE\n"
-	"      --inherit-env     pass the whole environment\n"
-	"Reports:\n"
-	"      --log FILE        append the audit records of denials to FILE\n"
-	"                        (default: ~/.local/state/cordon/audit.jsonl)\n"
-	"      --no-shim         enforce with the kernel only: no preloaded\n"
-	"                        libcordon.so, no per-denial explanations\n"
-	"Behaviour:\n"
-	"      --best-effort     run even where the kernel cannot enforce the\n"
-	"                        whole policy, saying what is not enforced\n"
-	"  -q, --quiet           print no notes, only errors\n"
-	"  -h, --help            this text\n"
-	"  -V, --version         the version\n"
-	"\n"
-	"Exit status: 125 cordon failed or refused, 126 COMMAND cannot run,\n"
-	"127 COMMAND not found, otherwise COMMAND's own (128+N for signal N).\n"
-	"Examples:\n"
-	"  cordon -- make                      build, writing only here and "
-	"/tmp\n"
-	"  cordon -w ~/.cache -- cargo build   also write the cache\n"
-	"  cordon -m read-only -- grep -r x .  change nothing\n"
-	"  cordon --allow-host example.org -- curl https://example.org\n";
-
 void cli_oneline(char *s)
 {
 	for (; *s; s++)
@@ -95,6 +26,8 @@ static const char *const mode_names[] = {
 	[MODE_READ_ONLY] = "read-only",
 	[MODE_WORKSPACE_WRITE] = "workspace-write",
 	[MODE_WORKSPACE_NET] = "workspace-net",
+	[MODE_FULL_DEV] = "full-dev",
+	[MODE_CI] = "ci",
 };
 
 const char *cli_mode_name(enum cli_mode mode)
@@ -114,6 +47,9 @@ enum {
 	OPT_NO_SHIM,
 	OPT_CONNECT_UNIX,
 	OPT_ALLOW_HOST,
+	OPT_IDLE,
+	OPT_SESSION,
+	OPT_CWD,
 };
 
 static const struct option options[] = {
@@ -138,6 +74,9 @@ static const struct option options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
+	{ "idle", required_argument, NULL, OPT_IDLE },
+	{ "session", required_argument, NULL, OPT_SESSION },
+	{ "cwd", required_argument, NULL, OPT_CWD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -228,12 +167,27 @@ static bool is_env_name(const char *s, size_t len, bool pattern)
 	return true;
 }
 
+/* The network a mode brings, unless a flag said otherwise. */
+static void mode_net(struct cli *c)
+{
+	if (c->net_set)
+		return;
+	if (c->mode == MODE_WORKSPACE_NET || c->mode == MODE_FULL_DEV)
+		c->policy.net = NET_ON;
+	else if (c->mode == MODE_CI)
+		c->policy.net = NET_OFF;
+}
+
+bool cli_is_env_name(const char *s, size_t len)
+{
+	return is_env_name(s, len, false);
+}
+
 int cli_set_mode(struct cli *c, const char *name)
 {
 	if (parse_mode(name, &c->mode))
 		return -EINVAL;
-	if (c->mode == MODE_WORKSPACE_NET && !c->net_set)
-		c->policy.net = NET_ON;
+	mode_net(c);
 	return 0;
 }
 
@@ -328,6 +282,19 @@ int cli_settle_net(struct cli *c, char *err, size_t errlen)
 	return 0;
 }
 
+static int parse_idle(struct cli *c, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	c->idle = strtol(arg, &end, 10);
+	if (errno || *arg < '0' || *arg > '9' || *end || c->idle <= 0 ||
+	    c->idle > 31L * 24 * 3600)
+		return fail(err, errlen,
+			    "--idle '%s': expected seconds, 1 to 2678400", arg);
+	return 0;
+}
+
 static int option(struct cli *c, int opt, const char *arg, char *err,
 		  size_t errlen)
 {
@@ -344,13 +311,11 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		if (parse_mode(arg, &c->mode))
 			return fail(err, errlen,
 				    "--mode '%s': expected read-only, "
-				    "workspace-write or workspace-net",
+				    "workspace-write, workspace-net, full-dev "
+				    "or ci",
 				    arg);
 		c->mode_set = true;
-		if (c->mode == MODE_WORKSPACE_NET) {
-			c->policy.net = NET_ON;
-			c->net_set = true;
-		}
+		mode_net(c);
 		return 0;
 	case OPT_NO_DEFAULTS:
 		c->no_defaults = true;
@@ -404,6 +369,16 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		return 0;
 	case OPT_NO_SHIM:
 		c->no_shim = true;
+		return 0;
+	case OPT_IDLE:
+		return parse_idle(c, arg, err, errlen);
+	case OPT_SESSION:
+		c->session = arg;
+		return 0;
+	case OPT_CWD:
+		if (*arg == '\0')
+			return fail(err, errlen, "--cwd: the path is empty");
+		c->cwd = arg;
 		return 0;
 	case 'h':
 		c->cmd = CMD_HELP;
@@ -486,24 +461,114 @@ static int explain_args(struct cli *c, int *argc, char ***argv, char *err,
 	return 0;
 }
 
+/* The subcommand in @argv[1] (and [2] for "session"): sets c->cmd and
+ * says how many words it took. */
+static int subcommand(struct cli *c, int argc, char **argv)
+{
+	static const struct {
+		const char *word, *second;
+		enum cli_cmd cmd;
+	} subs[] = {
+		{ "probe", NULL, CMD_PROBE },
+		{ "learn", NULL, CMD_LEARN },
+		{ "wrap", NULL, CMD_WRAP },
+		{ "run", NULL, CMD_SESSION_RUN },
+		{ "session", "start", CMD_SESSION_START },
+		{ "session", "stop", CMD_SESSION_STOP },
+		{ "session", "list", CMD_SESSION_LIST },
+	};
+
+	for (size_t i = 0; argc > 1 && i < sizeof(subs) / sizeof(subs[0]);
+	     i++) {
+		if (strcmp(argv[1], subs[i].word) != 0)
+			continue;
+		/* "cordon run" alone runs a program named run, as it did */
+		if (subs[i].cmd == CMD_SESSION_RUN &&
+		    (argc < 3 || strncmp(argv[2], "--session", 9) != 0))
+			continue;
+		if (!subs[i].second) {
+			c->cmd = subs[i].cmd;
+			return 1;
+		}
+		if (argc > 2 && strcmp(argv[2], subs[i].second) == 0) {
+			c->cmd = subs[i].cmd;
+			return 2;
+		}
+	}
+	if (argc > 1 && strcmp(argv[1], "session") == 0)
+		return -1;
+	return 0;
+}
+
+/* What a subcommand takes, once parsed. */
+static int check_words(struct cli *c, int argc, char **argv, char *err,
+		       size_t errlen)
+{
+	bool cmd_needed = c->cmd == CMD_RUN || c->cmd == CMD_LEARN ||
+			  c->cmd == CMD_WRAP || c->cmd == CMD_SESSION_RUN;
+	bool no_cmd = c->cmd == CMD_PROBE || c->cmd == CMD_EXPLAIN ||
+		      c->cmd == CMD_SESSION_START || c->cmd == CMD_SESSION_LIST;
+
+	if (c->cmd == CMD_SESSION_STOP) {
+		if (optind + 1 != argc)
+			return fail(err, errlen, "session stop takes one ID");
+		c->session = argv[optind];
+		return 0;
+	}
+	if (no_cmd && optind < argc)
+		return fail(err, errlen, "%s takes no command: '%s'",
+			    c->cmd == CMD_PROBE	    ? "probe"
+			    : c->cmd == CMD_EXPLAIN ? "explain"
+						    : "session",
+			    argv[optind]);
+	if (cmd_needed && optind >= argc)
+		return fail(err, errlen, "no command given");
+	if (c->cmd == CMD_LEARN && !c->output)
+		return fail(err, errlen,
+			    "learn: -o PROFILE names the file to "
+			    "write");
+	if (c->json && c->cmd != CMD_PROBE && c->cmd != CMD_EXPLAIN &&
+	    c->cmd != CMD_WRAP && c->cmd != CMD_SESSION_START &&
+	    c->cmd != CMD_SESSION_LIST)
+		return fail(err, errlen,
+			    "--json goes with probe, explain, wrap and "
+			    "session");
+	if ((c->session != NULL) != (c->cmd == CMD_SESSION_RUN))
+		return fail(err, errlen,
+			    c->session ? "--session goes with run"
+				       : "run: --session ID names the session");
+	if (c->cmd == CMD_SESSION_RUN &&
+	    (c->nreqs || c->mode_set || c->net_set || c->nprofiles ||
+	     c->no_defaults || c->policy.env == ENV_INHERIT || c->log ||
+	     c->no_shim || c->policy.best_effort))
+		return fail(err, errlen,
+			    "run --session takes --cwd and -e only: the "
+			    "policy is the session's");
+	if (c->cwd && c->cmd != CMD_SESSION_RUN)
+		return fail(err, errlen, "--cwd goes with run --session");
+	if (c->idle && c->cmd != CMD_SESSION_START)
+		return fail(err, errlen, "--idle goes with session start");
+	return 0;
+}
+
 int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 {
-	int opt, ret;
+	int opt, ret, skip;
 
 	memset(c, 0, sizeof(*c));
 	c->mode = MODE_WORKSPACE_WRITE;
-	if (argc > 1 && strcmp(argv[1], "probe") == 0) {
-		c->cmd = CMD_PROBE;
-		argc--;
-		argv++;
-	} else if (argc > 1 && strcmp(argv[1], "learn") == 0) {
-		c->cmd = CMD_LEARN;
-		argc--;
-		argv++;
-	} else if (argc > 1 && strcmp(argv[1], "explain") == 0) {
+	if (argc > 1 && strcmp(argv[1], "explain") == 0) {
 		ret = explain_args(c, &argc, &argv, err, errlen);
 		if (ret)
 			return ret;
+	} else {
+		skip = subcommand(c, argc, argv);
+		if (skip < 0)
+			return fail(err, errlen,
+				    "session: expected start, stop or list");
+		/* getopt sees the last word of the subcommand as argv[0] */
+		argc -= skip;
+		argv += skip;
 	}
 	optind = 0; /* full reinitialisation: cli_parse may run twice */
 	opterr = 0;
@@ -516,17 +581,7 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			return ret;
 	}
 	c->argv = argv + optind;
-	if ((c->cmd == CMD_PROBE || c->cmd == CMD_EXPLAIN) && optind < argc)
-		return fail(err, errlen, "%s takes no command: '%s'",
-			    c->cmd == CMD_PROBE ? "probe" : "explain",
-			    argv[optind]);
-	if ((c->cmd == CMD_RUN || c->cmd == CMD_LEARN) && optind >= argc)
-		return fail(err, errlen, "no command given");
-	if (c->cmd == CMD_LEARN && !c->output)
-		return fail(err, errlen,
-			    "learn: -o PROFILE names the file to "
-			    "write");
-	if (c->cmd != CMD_PROBE && c->cmd != CMD_EXPLAIN && c->json)
-		return fail(err, errlen, "--json goes with probe and explain");
-	return 0;
+	c->words = argv + 1;
+	c->nwords = optind - 1;
+	return check_words(c, argc, argv, err, errlen);
 }

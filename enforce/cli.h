@@ -16,12 +16,19 @@ enum cli_cmd {
 	CMD_LEARN,
 	CMD_HELP,
 	CMD_VERSION,
+	CMD_WRAP,	   /* cordon wrap: the argv and env to spawn */
+	CMD_SESSION_START, /* cordon session start */
+	CMD_SESSION_STOP,  /* cordon session stop ID */
+	CMD_SESSION_LIST,  /* cordon session list */
+	CMD_SESSION_RUN,   /* cordon run --session ID */
 };
 
 enum cli_mode {
 	MODE_READ_ONLY,
 	MODE_WORKSPACE_WRITE, /* the default */
 	MODE_WORKSPACE_NET,
+	MODE_FULL_DEV, /* workspace-net + the toolchain caches */
+	MODE_CI,       /* hermetic: no network, no home, a fresh temp dir */
 };
 
 /* A root as the user wrote it, before expansion and canonicalisation. */
@@ -49,6 +56,13 @@ struct cli {
 	size_t nprofiles;
 	struct policy policy; /* net, env and flags; roots come later */
 	char **argv;	      /* the command, NULL-terminated */
+	/* the option words as written, before the command (cordon wrap) */
+	char **words;
+	int nwords;
+	/* sessions: the id (stop, run --session), --idle, run's --cwd */
+	const char *session;
+	long idle;
+	const char *cwd;
 	/* cordon explain: the access asked about and the paths (ports) */
 	unsigned int explain_need; /* RIGHT_*; 0 with explain_connect */
 	bool explain_connect;
@@ -71,6 +85,9 @@ int cli_set_mode(struct cli *c, const char *name);
 
 /* Add --env NAME, PREFIX* or NAME=VALUE to @p. */
 int cli_add_env(struct policy *p, const char *arg, char *err, size_t errlen);
+
+/* Is @s (@len bytes) a variable's name (no pattern)? */
+bool cli_is_env_name(const char *s, size_t len);
 
 /* Parse "80,443,8000-8010" for --connect (or --bind). */
 /* --allow-host @arg (HOST[:PORT], *.DOMAIN[:PORT], an IP literal),

@@ -240,19 +240,6 @@ static void note_interpreters(void)
 	}
 }
 
-static const char *mode_of(enum cli_mode m)
-{
-	switch (m) {
-	case MODE_READ_ONLY:
-		return "read-only";
-	case MODE_WORKSPACE_NET:
-		return "workspace-net";
-	case MODE_WORKSPACE_WRITE:
-		break;
-	}
-	return "workspace-write";
-}
-
 void learn_start(const struct cli *c)
 {
 	const char *tmpdir = getenv("TMPDIR");
@@ -265,7 +252,7 @@ void learn_start(const struct cli *c)
 		tmpdir = "/tmp";
 	if (path_resolve(AT_FDCWD, tmpdir, 0, run.tmp) != 0)
 		run.tmp[0] = '\0';
-	mode_name = c->mode_set ? mode_of(c->mode) : NULL;
+	mode_name = c->mode_set ? cli_mode_name(c->mode) : NULL;
 	if (c->argv && c->argv[0])
 		note_command(c->argv[0]);
 }

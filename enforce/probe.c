@@ -437,6 +437,8 @@ int probe_run(const struct cli *cli)
 	bool ok = true;
 	int ret;
 
+	if (cli->mode_set)
+		return probe_mode_run((struct cli *)cli);
 	c.tcp = c.udp = c.unix_fd = c.pty = c.shm_id = c.late_fd = -1;
 	c.gate = c.hosts_fd = -1;
 	ret = setup(&c);

@@ -4,7 +4,8 @@
  * A profile is a JSON object (parsed by jansson), every key optional:
  *
  *   {
- *     "mode": "read-only" | "workspace-write" | "workspace-net",
+ *     "mode": "read-only" | "workspace-write" | "workspace-net" |
+ *             "full-dev" | "ci",
  *     "read":  ["~/datasets", "/srv/data"],
  *     "write": ["~/.cache/pip"],
  *     "exec":  ["~/.cargo/bin"],
@@ -53,6 +54,8 @@ static const struct {
 	{ "read-only", "{\"mode\": \"read-only\"}" },
 	{ "workspace-write", "{\"mode\": \"workspace-write\"}" },
 	{ "workspace-net", "{\"mode\": \"workspace-net\"}" },
+	{ "full-dev", "{\"mode\": \"full-dev\"}" },
+	{ "ci", "{\"mode\": \"ci\"}" },
 	{ "cargo", "{\"write\": [\"~/.cargo\"],"
 		   " \"exec\": [\"~/.cargo/bin\", \"~/.rustup\"],"
 		   " \"env\": [\"CARGO_*\", \"RUSTUP_*\", \"RUSTC_*\","
@@ -311,8 +314,8 @@ static int apply(struct cli *c, json_t *root, const char *name, bool builtin,
 
 		if (!m || cli_set_mode(c, m))
 			return bad(err, errlen, name,
-				   "\"mode\" is read-only, workspace-write or "
-				   "workspace-net");
+				   "\"mode\" is read-only, workspace-write, "
+				   "workspace-net, full-dev or ci");
 	}
 	if ((v = json_object_get(root, "read")))
 		ret = add_roots(c, v, RIGHT_R, "read", name, builtin, err,
@@ -424,10 +427,36 @@ static int apply_all(struct cli *c, char *err, size_t errlen)
 	return 0;
 }
 
+/* The toolchains' built-in profiles, which the full-dev mode holds. */
+static const char *const toolchains[] = { "cargo",  "npm",    "pip",  "go",
+					  "ccache", "gradle", "maven" };
+
+/* full-dev: every toolchain's caches and variables, as if each were
+ * named with --profile (their paths skipped where this host lacks
+ * them). */
+static int apply_full_dev(struct cli *c, char *err, size_t errlen)
+{
+	json_error_t je;
+	int ret = 0;
+
+	for (size_t i = 0;
+	     !ret && i < sizeof(toolchains) / sizeof(toolchains[0]); i++) {
+		json_t *root = json_loads(builtin(toolchains[i]), 0, &je);
+
+		if (!root)
+			return -ENOMEM;
+		ret = apply(c, root, "full-dev", true, err, errlen);
+		json_decref(root);
+	}
+	return ret;
+}
+
 int profile_apply(struct cli *c, char *err, size_t errlen)
 {
 	int ret = apply_all(c, err, errlen);
 
+	if (!ret && c->mode == MODE_FULL_DEV)
+		ret = apply_full_dev(c, err, errlen);
 	/* a key or a value of the profile may hold a newline or an escape:
 	 * the message stays one line, for a terminal */
 	if (ret)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "enforce/gitguard.h"
+#include "enforce/modes.h"
 #include "enforce/protect.h"
 #include "shim/core/path.h"
 #include "enforce/platform.h"
@@ -228,7 +229,8 @@ static int add_list(struct policy *p, const char *const *list,
 	return 0;
 }
 
-int roots_add_system(struct policy *p)
+/* The system's directories and devices, without the home's dotfiles. */
+static int add_system_only(struct policy *p)
 {
 	int ret;
 
@@ -243,6 +245,13 @@ int roots_add_system(struct policy *p)
 		ret = add_default(p, "/sys", RIGHT_R);
 	if (!ret)
 		ret = add_list(p, userdb_dirs, RIGHT_R, "");
+	return ret;
+}
+
+int roots_add_system(struct policy *p)
+{
+	int ret = add_system_only(p);
+
 	if (!ret)
 		ret = add_list(p, dotfiles, RIGHT_R, "~/");
 	return ret;
@@ -256,6 +265,12 @@ static int add_workspace(struct policy *p, enum cli_mode mode)
 	if (mode == MODE_READ_ONLY)
 		return add_default(p, ".", RX);
 	ret = add_default(p, ".", RW | RIGHT_X);
+	/* ci: its own fresh temp dir (modes.c), none of the host's */
+	if (mode == MODE_CI)
+		return ret || !modes_ci_dir()
+			       ? ret
+			       : add(p, modes_ci_dir(), RW | RIGHT_X,
+				     ORIGIN_DEFAULT);
 	if (!ret)
 		ret = add_default(p, "/tmp", RW | RIGHT_X);
 	if (!ret)
@@ -332,7 +347,9 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 	int ret = 0;
 
 	if (!c->no_defaults) {
-		ret = roots_add_system(p);
+		/* ci: no home directory, not even its dotfiles */
+		ret = c->mode == MODE_CI ? add_system_only(p)
+					 : roots_add_system(p);
 		if (!ret)
 			ret = add_workspace(p, c->mode);
 		if (ret) {

@@ -125,17 +125,16 @@ int shimenv_apply(char **envp, size_t cap, const char *lib,
 
 /* The command's environment, with room for the shim's three variables
  * (LD_PRELOAD, ASAN_OPTIONS, CORDON_POLICY). */
-char **shimenv_scrubbed(const struct policy *p, size_t *cap)
+char **shimenv_scrubbed(const struct policy *p, char *const *from, size_t *cap)
 {
-	extern char **environ;
 	size_t n = 0;
 	const char **out;
 
-	while (environ[n])
+	while (from[n])
 		n++;
 	n += p->nenv_sets + 4;
 	out = calloc(n, sizeof(*out));
-	if (!out || env_filter(p, environ, out, n) < 0)
+	if (!out || env_filter(p, from, out, n) < 0)
 		return NULL;
 	*cap = n;
 	return (char **)out;

@@ -31,10 +31,11 @@ int shimenv_locate(char out[PATH_BUF]);
 int shimenv_apply(char **envp, size_t cap, const char *lib,
 		  const char *snapshot);
 
-/* The command's environment: scrubbed to the allowlist of @p, with
- * room for the shim's variables (LD_PRELOAD, ASAN_OPTIONS,
- * CORDON_POLICY); *@cap its size.  NULL when out of memory. */
-char **shimenv_scrubbed(const struct policy *p, size_t *cap);
+/* The command's environment: @from (modes_environ()) scrubbed to the
+ * allowlist of @p, with room for the shim's variables (LD_PRELOAD,
+ * ASAN_OPTIONS, CORDON_POLICY); *@cap its size.  NULL when out of
+ * memory. */
+char **shimenv_scrubbed(const struct policy *p, char *const *from, size_t *cap);
 
 /**
  * shimenv_prepare - the shim for the command of @c: find its file and

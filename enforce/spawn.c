@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,7 @@ static void forget_environ(char **old, char *const *keep)
 	for (size_t i = 0; old && old[i]; i++) {
 		bool kept = false;
 
-		for (size_t j = 0; keep[j] && !kept; j++)
+		for (size_t j = 0; keep && keep[j] && !kept; j++)
 			kept = keep[j] == old[i];
 		if (!kept)
 			explicit_bzero(old[i], strlen(old[i]));
@@ -124,29 +125,54 @@ static void forget_environ(char **old, char *const *keep)
 
 /* Set by the vfork child, whose memory is this process's. */
 static volatile int child_errno;
+static volatile bool child_cwd_failed;
 
-int spawn_exec(char **argv, char **envp, const struct policy *p)
+/* In the vfork child: the call's descriptors as 0, 1 and 2 (dup2()
+ * clears close-on-exec), its own process group, its directory. */
+static void child_setup(const struct spawn_call *call)
+{
+	static const int ignored[] = { SIGINT, SIGQUIT, SIGPIPE, SIGTERM,
+				       SIGHUP, SIGUSR1, SIGUSR2 };
+	sigset_t none;
+
+	if (!call)
+		return;
+	/* what the session's pid 1 blocks and ignores, as a shell leaves
+	 * it: default (the vfork child has its own handlers' table) */
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
+		signal(ignored[i], SIG_DFL);
+	setpgid(0, 0);
+	for (int fd = 0; fd < 3; fd++)
+		if (call->fds[fd] != fd)
+			dup2(call->fds[fd], fd);
+		else
+			fcntl(fd, F_SETFD, 0);
+	if (call->cwd && chdir(call->cwd) < 0) {
+		child_cwd_failed = true;
+		child_errno = errno;
+		_exit(EXIT_CORDON);
+	}
+}
+
+int spawn_child(char **argv, char **envp, const struct policy *p,
+		const struct spawn_call *call, pid_t *out)
 {
 	char **old = environ;
 	pid_t pid;
 
 	environ = envp; /* execvp searches the PATH the command will see */
-	if (!platform_stays()) {
-		execvp(argv[0], argv);
-		return exec_failed(argv[0], errno, p);
-	}
-	/* This process stays (pid 1 of the command's namespace): the
-	 * command is its child, made by vfork, which copies nothing (a
-	 * fork copies the page tables and then every page either writes):
-	 * the child only execs, or says why it could not. */
-	forget_environ(old, envp);
 	child_errno = 0;
+	child_cwd_failed = false;
 	pid = vfork();
 	if (pid == 0) {
+		child_setup(call);
 		execvp(argv[0], argv);
 		child_errno = errno;
 		_exit(EXIT_CANNOT_RUN);
 	}
+	environ = old;
 	if (pid < 0) {
 		fprintf(stderr, "cordon: cannot fork: %s\n", strerror(errno));
 		return EXIT_CORDON;
@@ -154,7 +180,39 @@ int spawn_exec(char **argv, char **envp, const struct policy *p)
 	if (child_errno) {
 		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
 			;
+		if (child_cwd_failed) {
+			fprintf(stderr, "cordon: --cwd '%s': %s\n", call->cwd,
+				strerror(child_errno));
+			return EXIT_CORDON;
+		}
 		return exec_failed(argv[0], child_errno, p);
 	}
+	*out = pid;
+	return 0;
+}
+
+void spawn_forget_environ(char **old, char *const *keep)
+{
+	forget_environ(old, keep);
+}
+
+int spawn_exec(char **argv, char **envp, const struct policy *p)
+{
+	pid_t pid;
+	int ret;
+
+	if (!platform_stays()) {
+		environ = envp;
+		execvp(argv[0], argv);
+		return exec_failed(argv[0], errno, p);
+	}
+	/* This process stays (pid 1 of the command's namespace): the
+	 * command is its child, made by vfork, which copies nothing (a
+	 * fork copies the page tables and then every page either writes):
+	 * the child only execs, or says why it could not. */
+	forget_environ(environ, envp);
+	ret = spawn_child(argv, envp, p, NULL, &pid);
+	if (ret)
+		return ret;
 	platform_relay(pid);
 }

@@ -5,6 +5,7 @@
 #define CORDON_SPAWN_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
@@ -23,6 +24,27 @@
  * Return: EXIT_NOT_FOUND or EXIT_CANNOT_RUN.
  */
 int spawn_exec(char **argv, char **envp, const struct policy *p);
+
+/* A command of a session (session_pid1.c): its descriptors 0, 1 and 2
+ * and its working directory. */
+struct spawn_call {
+	int fds[3];
+	const char *cwd;
+};
+
+/**
+ * spawn_child - vfork and exec @argv with @envp (searching its PATH),
+ * as a child of this process; with @call, in a process group of its
+ * own, with @call's descriptors and directory.
+ * Return: 0 with the child in *@out, or the status (EXIT_CORDON,
+ * EXIT_CANNOT_RUN, EXIT_NOT_FOUND) after one line on stderr.
+ */
+int spawn_child(char **argv, char **envp, const struct policy *p,
+		const struct spawn_call *call, pid_t *out);
+
+/* Wipe the strings of @old that @keep (NULL: none) does not hold: the
+ * environment a process that stays beside commands started with. */
+void spawn_forget_environ(char **old, char *const *keep);
 
 /* Find @cmd the way execvp(3) would, along this process's PATH, and
  * resolve it into @out; false when there is none. */

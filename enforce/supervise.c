@@ -69,8 +69,7 @@ static int make_dirs(char *path)
 	return mkdir(path, 0700) < 0 && errno != EEXIST ? -errno : 0;
 }
 
-/* ~/.local/state/cordon (or $XDG_STATE_HOME/cordon), created. */
-static int state_dir(char out[PATH_BUF])
+int supervise_state_dir(char out[PATH_BUF])
 {
 	int ret = roots_state_dir(out);
 
@@ -80,7 +79,7 @@ static int state_dir(char out[PATH_BUF])
 int supervise_default_log(char out[PATH_BUF])
 {
 	char dir[PATH_BUF];
-	int ret = state_dir(dir);
+	int ret = supervise_state_dir(dir);
 
 	if (ret)
 		return ret;
@@ -130,7 +129,7 @@ static int socket_dir(char dir[PATH_BUF], size_t room)
 		snprintf(dir, PATH_BUF, "%s", run);
 		return 0;
 	}
-	if (state_dir(dir) == 0 && strlen(dir) < room)
+	if (supervise_state_dir(dir) == 0 && strlen(dir) < room)
 		return 0;
 	snprintf(dir, PATH_BUF, "/tmp/cordon-%u", (unsigned int)getuid());
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
@@ -286,6 +285,8 @@ static void keep_locked(struct supervisor *s, const char *buf, size_t len)
 		s->rejected++;
 		return;
 	}
+	if (s->tag)
+		s->tag(s->tag_arg, rec);
 	line = record_dump(rec, &len);
 	if (line && len > SUPERVISE_BYTES_MAX - s->bytes) {
 		s->dropped++;
@@ -313,7 +314,11 @@ static void keep(struct supervisor *s, const char *buf, size_t len)
 static void log_own(struct supervisor *s, json_t *rec, bool tally)
 {
 	size_t len = 0, wrote;
-	char *line = rec ? record_dump(rec, &len) : NULL;
+	char *line;
+
+	if (rec && s->tag)
+		s->tag(s->tag_arg, rec);
+	line = rec ? record_dump(rec, &len) : NULL;
 
 	pthread_mutex_lock(&writing);
 	if (tally && rec) {
@@ -342,7 +347,7 @@ void supervise_broker_record(void *arg, json_t *rec)
 /* What is queued, a batch at most: a sender that never stops (the
  * command's orphan, outside a PID namespace) cannot hold the
  * supervisor here. */
-static void drain(struct supervisor *s)
+void supervise_drain(struct supervisor *s)
 {
 	static char buf[RECORD_DATAGRAM_MAX];
 	ssize_t n;
@@ -446,7 +451,7 @@ static void note_sigsys(struct supervisor *s, pid_t pid, int st, bool relayed)
 }
 
 /* What the log lacks of the command's reports, said in the log too. */
-static void note_losses(struct supervisor *s)
+void supervise_note_losses(struct supervisor *s)
 {
 	char rule[256];
 	json_t *more;
@@ -482,7 +487,7 @@ int supervise_wait(struct supervisor *s, pid_t pid)
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n > 0 && (fds[0].revents & POLLIN))
-			drain(s);
+			supervise_drain(s);
 		reaped = waitpid(pid, &st, WNOHANG) == pid;
 	}
 	if (!reaped)
@@ -490,9 +495,9 @@ int supervise_wait(struct supervisor *s, pid_t pid)
 			;
 	if (pidfd >= 0)
 		close(pidfd);
-	drain(s);
+	supervise_drain(s);
 	note_sigsys(s, pid, st, relayed);
-	note_losses(s);
+	supervise_note_losses(s);
 	return exit_status(st);
 }
 

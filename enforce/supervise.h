@@ -56,9 +56,16 @@ struct supervisor {
 	size_t own_denials;	  /* of tally.denials, the supervisor's own
 				   * (the broker's, the proxy's) */
 	enum supervise_sigsys sigsys;
+	/* a session's: adds its fields to every record before it is
+	 * written (the session, the call), or NULL */
+	void (*tag)(void *arg, json_t *rec);
+	void *tag_arg;
 	struct tally tally; /* what the kept reports said; the last
 			     * member (supervise_prepare) */
 };
+
+/* ~/.local/state/cordon (or $XDG_STATE_HOME/cordon), created (0700). */
+int supervise_state_dir(char out[PATH_BUF]);
 
 /* ~/.local/state/cordon/audit.jsonl ($XDG_STATE_HOME), its dir created. */
 int supervise_default_log(char out[PATH_BUF]);
@@ -77,6 +84,15 @@ int supervise_socket_dir(const struct supervisor *s, char out[PATH_BUF]);
 
 /* Serve the socket until @pid ends; return its status as env(1) would. */
 int supervise_wait(struct supervisor *s, pid_t pid);
+
+/* Read what the shims have sent (a batch at most), as supervise_wait()
+ * does: for a supervisor that polls the socket itself (a session). */
+void supervise_drain(struct supervisor *s);
+
+/* A record of what the log lacks of the command's reports (dropped over
+ * the limits, rejected), when anything; supervise_wait() writes it at
+ * the end of a run, a session at its end. */
+void supervise_note_losses(struct supervisor *s);
 
 /* Append @rec, a record of the launcher's own (record_new()), to the
  * log, and take it (json_decref).  Nothing without a log (--no-shim). */

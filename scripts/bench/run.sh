@@ -346,6 +346,34 @@ PROXY=$B/bench/proxy.md
 	}' "$B/bench/proxy.raw" >"$PROXY" ||
 	echo "(not measured: proxybench failed)" >"$PROXY"
 
+# A command in a session (issue 20): through `cordon run --session` and
+# through the protocol spoken by the client itself, against the same
+# client spawning /bin/true bare (scripts/bench/sessioncost.c), with the
+# shim and without (its load into every process is the floor's share).
+echo "bench: sessions"
+SESSION=$B/bench/session.md
+if "$B/bench/sessioncost" "$CORDON" 50 >"$B/bench/session.shim" &&
+	"$B/bench/sessioncost" "$CORDON" 50 --no-shim >"$B/bench/session.noshim" &&
+	python3 "$ROOT/scripts/bench/sessioncost.py" "$CORDON" 50 >"$B/bench/session.py.shim" &&
+	python3 "$ROOT/scripts/bench/sessioncost.py" "$CORDON" 50 --no-shim >"$B/bench/session.py.noshim"; then
+	awk '
+		FNR == 1 { f++ } { v[f, $1] = $2 }
+		END { print "| per command (/bin/true), median of 1000 | bare, from the client | cordon run --session | the protocol, from the client | run / bare (goal 2x) | protocol / bare (goal 1.2x) |"
+			print "| --- | ---: | ---: | ---: | ---: | ---: |"
+			split("C client (posix_spawn), session with the shim|C client, session --no-shim|Python client (subprocess), session with the shim|Python client, session --no-shim", name, "|")
+			for (i = 1; i <= 4; i++)
+				if (i <= 2)
+					printf "| %s | %.0f us | %.0f us | %.0f us | %.2fx | %.2fx |\n", name[i],
+						v[i, "bare"], v[i, "run"], v[i, "protocol"], v[i, "run"] / v[i, "bare"], v[i, "protocol"] / v[i, "bare"]
+				else
+					printf "| %s | %.0f us | - | %.0f us | - | %.2fx |\n", name[i],
+						v[i, "bare"], v[i, "protocol"], v[i, "protocol"] / v[i, "bare"] }' \
+		"$B/bench/session.shim" "$B/bench/session.noshim" \
+		"$B/bench/session.py.shim" "$B/bench/session.py.noshim" >"$SESSION"
+else
+	echo "(not measured: sessioncost failed)" >"$SESSION"
+fi
+
 runs() { awk -F, -v w="$1" '$1 == w && $2 == "bare"' "$RAW" | wc -l; }
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo)
 mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
@@ -386,18 +414,23 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo "What --allow-host's proxy costs (scripts/bench/proxybench.c: the proxy on its own threads, as the supervisor runs it; CONNECT tunnels spliced):"
 	echo
 	cat "$PROXY"
+	echo
+	echo "A command in a session (scripts/bench/sessioncost.c and sessioncost.py: the ways interleaved call by call, 20 rounds of 50):"
+	echo
+	cat "$SESSION"
 } >"$OUT/results.md"
 
 # The README's copy, between its markers.
 if grep -q '<!-- bench:begin -->' "$ROOT/README.md"; then
-	awk -v f="$TABLE" -v t="$TARGETS" -v iso="$ISO" -v brk="$BROKER" -v px="$PROXY" -v d="$(date -u +%Y-%m-%d)" \
+	awk -v f="$TABLE" -v t="$TARGETS" -v iso="$ISO" -v brk="$BROKER" -v px="$PROXY" -v ses="$SESSION" -v d="$(date -u +%Y-%m-%d)" \
 		-v m="$cpu, $(nproc) cores, Linux $(uname -r)" '
 		/<!-- bench:begin -->/ { print; print ""; print "Measured " d " on " m ":"; print "";
 			while ((getline l < f) > 0) print l; print "";
 			while ((getline l < t) > 0) print l; print "";
 			while ((getline l < iso) > 0) print l; print "";
 			while ((getline l < brk) > 0) print l; print "";
-			while ((getline l < px) > 0) print l; print ""; skip = 1; next }
+			while ((getline l < px) > 0) print l; print "";
+			while ((getline l < ses) > 0) print l; print ""; skip = 1; next }
 		/<!-- bench:end -->/ { skip = 0 }
 		!skip' "$ROOT/README.md" >"$B/bench/README.new" &&
 		cat "$B/bench/README.new" >"$ROOT/README.md"

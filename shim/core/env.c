@@ -54,7 +54,7 @@ const char *const env_default_allow[] = {
 	NULL,
 };
 
-static size_t name_len(const char *entry)
+size_t env_name_len(const char *entry)
 {
 	const char *eq = strchr(entry, '=');
 
@@ -91,32 +91,39 @@ const char *env_asan_entry(const char *entry, char *buf, size_t len)
 /* Does the name of @entry (length @len) match @pattern? */
 static bool matches(const char *entry, size_t len, const char *pattern)
 {
-	size_t n = name_len(pattern);
+	size_t n = env_name_len(pattern);
 
 	if (n > 0 && pattern[n - 1] == '*')
 		return len >= n - 1 && strncmp(entry, pattern, n - 1) == 0;
 	return len == n && strncmp(entry, pattern, n) == 0;
 }
 
-bool env_name_allowed(const struct policy *p, const char *entry)
+bool env_name_listed(const struct policy *p, const char *entry)
 {
-	size_t len = name_len(entry);
+	size_t len = env_name_len(entry);
 
-	if (p->env == ENV_INHERIT)
-		return true;
-	for (size_t i = 0; env_default_allow[i]; i++)
-		if (matches(entry, len, env_default_allow[i]))
-			return true;
 	for (size_t i = 0; i < p->nenv_names; i++)
 		if (matches(entry, len, p->env_names[i]))
 			return true;
 	return false;
 }
 
+bool env_name_allowed(const struct policy *p, const char *entry)
+{
+	size_t len = env_name_len(entry);
+
+	if (p->env == ENV_INHERIT)
+		return true;
+	for (size_t i = 0; env_default_allow[i]; i++)
+		if (matches(entry, len, env_default_allow[i]))
+			return true;
+	return env_name_listed(p, entry);
+}
+
 /* Is the name of @entry set explicitly by the policy? */
 static bool is_overridden(const struct policy *p, const char *entry)
 {
-	size_t len = name_len(entry);
+	size_t len = env_name_len(entry);
 
 	for (size_t i = 0; i < p->nenv_sets; i++)
 		if (matches(entry, len, p->env_sets[i]))

@@ -32,6 +32,10 @@ extern const char *const env_proxy_sets[ENV_PROXY_N + 1];
  */
 bool env_name_allowed(const struct policy *p, const char *entry);
 
+/* True when a --env name or PREFIX* of @p (not the default allowlist)
+ * passes @entry. */
+bool env_name_listed(const struct policy *p, const char *entry);
+
 /**
  * env_filter - build the environment a command receives.
  * @p: the policy (names, patterns, NAME=VALUE settings).
@@ -44,6 +48,9 @@ bool env_name_allowed(const struct policy *p, const char *entry);
  */
 int env_filter(const struct policy *p, char *const *envp, const char **out,
 	       size_t cap);
+
+/* The length of the name of @entry ("NAME=VALUE" or "NAME"). */
+size_t env_name_len(const char *entry);
 
 /* True when @entry ("NAME=..." or "NAME") names @name. */
 bool env_is_name(const char *entry, const char *name);

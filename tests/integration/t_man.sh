@@ -17,7 +17,7 @@ test_man_documents_every_option_and_subcommand() {
 	assert_status 0
 	# what the issue found missing, named: the check saw them
 	assert_stdout_has '^options: .*--log .*--no-shim '
-	assert_stdout_has '^subcommands: explain learn probe$'
+	assert_stdout_has '^subcommands: explain learn probe run session wrap$'
 }
 
 # The check fails on a difference in either direction, and on a

@@ -153,7 +153,7 @@ test_schema_explain_json_bad_input() {
 	assert_stderr_has "^cordon: explain takes no command: 'ls'$"
 	cordon --json -- true
 	assert_status 125
-	assert_stderr_has "^cordon: --json goes with probe and explain$"
+	assert_stderr_has "^cordon: --json goes with probe, explain, wrap and session$"
 	cordon learn --json -o "$T/out/p.json" -- true
 	assert_status 125
 	assert_absent "$T/out/p.json"

@@ -113,7 +113,65 @@ Test(cli, modes)
 	cr_assert_eq(c.policy.net, NET_ON);
 	cr_assert_eq(parse(bad), -EINVAL);
 	cr_assert_str_eq(err, "--mode 'rw': expected read-only, "
-			      "workspace-write or workspace-net");
+			      "workspace-write, workspace-net, full-dev or ci");
+}
+
+Test(cli, modes_full_dev_and_ci)
+{
+	char *a[] = { "cordon", "-m", "full-dev", "true", NULL };
+	char *b[] = { "cordon", "-m", "ci", "true", NULL };
+	char *c2[] = { "cordon", "--net", "-m", "ci", "true", NULL };
+
+	cr_assert_eq(parse(a), 0);
+	cr_assert_eq(c.mode, MODE_FULL_DEV);
+	cr_assert_eq(c.policy.net, NET_ON);
+	cr_assert_eq(parse(b), 0);
+	cr_assert_eq(c.mode, MODE_CI);
+	cr_assert_eq(c.policy.net, NET_OFF);
+	/* a flag wins over the mode */
+	cr_assert_eq(parse(c2), 0);
+	cr_assert_eq(c.policy.net, NET_ON);
+}
+
+Test(cli, subcommands)
+{
+	char *wrap[] = {
+		"cordon", "wrap", "--json", "-w", "x", "--", "ls", NULL
+	};
+	char *start[] = { "cordon", "session", "start", "--idle", "5", NULL };
+	char *stop[] = { "cordon", "session", "stop", "abc", NULL };
+	char *run[] = { "cordon", "run", "--session", "abc",  "--cwd",
+			"/d",	  "-e",	 "A=1",	      "true", NULL };
+	char *plain_run[] = { "cordon", "run", "x", NULL };
+	char *bad_idle[] = {
+		"cordon", "session", "start", "--idle", "0", NULL
+	};
+	char *bad_sub[] = { "cordon", "session", "go", NULL };
+	char *cwd_plain[] = { "cordon", "--cwd", "/", "true", NULL };
+
+	cr_assert_eq(parse(wrap), 0);
+	cr_assert_eq(c.cmd, CMD_WRAP);
+	cr_assert(c.json);
+	cr_assert_eq(c.nwords, 4);
+	cr_assert_str_eq(c.words[0], "--json");
+	cr_assert_str_eq(c.argv[0], "ls");
+	cr_assert_eq(parse(start), 0);
+	cr_assert_eq(c.cmd, CMD_SESSION_START);
+	cr_assert_eq(c.idle, 5);
+	cr_assert_eq(parse(stop), 0);
+	cr_assert_eq(c.cmd, CMD_SESSION_STOP);
+	cr_assert_str_eq(c.session, "abc");
+	cr_assert_eq(parse(run), 0);
+	cr_assert_eq(c.cmd, CMD_SESSION_RUN);
+	cr_assert_str_eq(c.cwd, "/d");
+	cr_assert_str_eq(c.argv[0], "true");
+	/* a program named run, as before */
+	cr_assert_eq(parse(plain_run), 0);
+	cr_assert_eq(c.cmd, CMD_RUN);
+	cr_assert_str_eq(c.argv[0], "run");
+	cr_assert_eq(parse(bad_idle), -EINVAL);
+	cr_assert_eq(parse(bad_sub), -EINVAL);
+	cr_assert_eq(parse(cwd_plain), -EINVAL);
 }
 
 Test(cli, env_options)
@@ -250,8 +308,10 @@ Test(cli, explain_bad_input)
 	cr_assert_str_eq(err, "explain: no path given");
 	policy_free(&c.policy);
 	cr_assert_eq(parse(d), -EINVAL);
-	cr_assert_str_eq(err, "--json goes with probe and explain");
+	cr_assert_str_eq(err,
+			 "--json goes with probe, explain, wrap and session");
 	policy_free(&c.policy);
 	cr_assert_eq(parse(e), -EINVAL);
-	cr_assert_str_eq(err, "--json goes with probe and explain");
+	cr_assert_str_eq(err,
+			 "--json goes with probe, explain, wrap and session");
 }

@@ -1,0 +1,326 @@
+/*
+ * session_client.c - the caller's side of a session: `cordon run
+ * --session ID`, `cordon session stop ID`, `cordon session list`.
+ *
+ * `run` sends one request with its descriptors 0, 1 and 2, forwards
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT as requests, and leaves with the
+ * call's status.  A session that is not there (never started, stopped,
+ * its supervisor dead) refuses the connection at once: 125, never a
+ * wait.  What the supervisor answers is read bounded (a line at most
+ * SESSION_LINE_MAX).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "enforce/say.h"
+#include "enforce/session.h"
+#include "enforce/session_proto.h"
+#include "enforce/spawn.h"
+#include "shim/core/env.h"
+
+extern char **environ;
+
+static int sig_pipe[2] = { -1, -1 };
+
+static void on_signal(int sig)
+{
+	unsigned char b = (unsigned char)sig;
+	int saved = errno;
+
+	if (write(sig_pipe[1], &b, 1) < 0)
+		(void)0; /* full: a signal is pending already */
+	errno = saved;
+}
+
+/* Connect to session @id; -errno when there is none. */
+static int connect_to(const char *id)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, ret;
+
+	if (!session_id_valid(id))
+		return -EINVAL;
+	ret = session_sock_path(id, sa.sun_path);
+	if (ret)
+		return ret;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		ret = -errno;
+		close(fd);
+		/* the socket of a session whose supervisor died */
+		if (ret == -ECONNREFUSED)
+			unlink(sa.sun_path);
+		return ret;
+	}
+	return fd;
+}
+
+static int no_session(const char *id, int err)
+{
+	char safe[64];
+
+	snprintf(safe, sizeof(safe), "%s", id);
+	cli_oneline(safe);
+	if (err == -EINVAL)
+		say_error("session '%s': not a session id", safe);
+	else if (err == -ENOENT || err == -ECONNREFUSED)
+		say_error("session '%s': no such session (stopped, ended or "
+			  "never started)",
+			  safe);
+	else
+		say_error("session '%s': %s", safe, strerror(-err));
+	return EXIT_CORDON;
+}
+
+static int send_json(int fd, json_t *doc, const int *fds, int nfds)
+{
+	char *s = json_dumps(doc, JSON_COMPACT);
+	size_t len = s ? strlen(s) : 0;
+	int ret;
+
+	json_decref(doc);
+	if (!s)
+		return -ENOMEM;
+	s[len] = '\n';
+	ret = session_send(fd, s, len + 1, fds, nfds);
+	free(s);
+	return ret;
+}
+
+/* The next line from the supervisor, parsed; NULL at the end. */
+static json_t *next_reply(int fd, struct session_line *l)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	json_t *doc;
+	int ret;
+
+	session_line_next(l);
+	while ((ret = session_read_line(fd, l)) == 0)
+		if (poll(&p, 1, -1) < 0 && errno != EINTR)
+			return NULL;
+	if (ret < 0)
+		return NULL;
+	session_line_close_fds(l); /* none expected from it */
+	doc = json_loadb(l->buf, l->used - 1, 0, NULL);
+	return json_is_object(doc) ? doc : (json_decref(doc), NULL);
+}
+
+/* The request's "env": -e NAME (and PREFIX*) from this environment,
+ * -e NAME=VALUE as given. */
+static json_t *call_env(const struct policy *p)
+{
+	json_t *env = json_object();
+
+	for (size_t i = 0; environ && environ[i]; i++) {
+		size_t n = env_name_len(environ[i]);
+		char name[256];
+
+		if (!environ[i][n] || n >= sizeof(name) ||
+		    !env_name_listed(p, environ[i]))
+			continue;
+		memcpy(name, environ[i], n);
+		name[n] = '\0';
+		json_object_set_new(env, name, json_string(environ[i] + n + 1));
+	}
+	for (size_t i = 0; i < p->nenv_sets; i++) {
+		char *eq = strchr(p->env_sets[i], '=');
+
+		*eq = '\0';
+		json_object_set_new(env, p->env_sets[i], json_string(eq + 1));
+		*eq = '=';
+	}
+	return env;
+}
+
+static json_t *run_request(const struct cli *c)
+{
+	char cwd[PATH_BUF], abs[2 * PATH_BUF];
+	json_t *argv = json_array();
+
+	if (!getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	if (c->cwd && c->cwd[0] == '/')
+		snprintf(abs, sizeof(abs), "%s", c->cwd);
+	else if (c->cwd)
+		snprintf(abs, sizeof(abs), "%s/%s", cwd, c->cwd);
+	else
+		snprintf(abs, sizeof(abs), "%s", cwd);
+	for (size_t i = 0; c->argv[i]; i++)
+		json_array_append_new(argv, json_string(c->argv[i]));
+	return json_pack("{s:s, s:o, s:s, s:o}", "op", "run", "argv", argv,
+			 "cwd", abs, "env", call_env(&c->policy));
+}
+
+static void forward_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		return;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* Wait for the call's end, forwarding signals; its status. */
+static int wait_call(int fd, struct session_line *l)
+{
+	struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+			       { .fd = sig_pipe[0], .events = POLLIN } };
+	int ret;
+
+	for (;;) {
+		unsigned char sig;
+		json_t *doc, *v;
+
+		ret = session_read_line(fd, l);
+		if (ret < 0)
+			break;
+		if (ret > 0) {
+			session_line_close_fds(l);
+			doc = json_loadb(l->buf, l->used - 1, 0, NULL);
+			session_line_next(l);
+			v = json_object_get(doc, "exit");
+			if (json_is_integer(v)) {
+				const char *e = json_string_value(
+					json_object_get(doc, "error"));
+				int st = (int)json_integer_value(v) & 0xff;
+
+				if (e)
+					say_error("%s", e);
+				json_decref(doc);
+				return st;
+			}
+			json_decref(doc);
+			continue;
+		}
+		if (poll(p, sig_pipe[0] >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+			break;
+		while (sig_pipe[0] >= 0 && read(sig_pipe[0], &sig, 1) == 1)
+			send_json(fd,
+				  json_pack("{s:s, s:i}", "op", "signal",
+					    "signal", sig),
+				  NULL, 0);
+	}
+	say_error("the session ended during the call");
+	return EXIT_CORDON;
+}
+
+int session_run(struct cli *c)
+{
+	static char buf[SESSION_LINE_MAX + 1];
+	struct session_line l = { .buf = buf };
+	static const int std[3] = { 0, 1, 2 };
+	json_t *req = run_request(c);
+	int fd = connect_to(c->session), ret;
+
+	if (fd < 0) {
+		json_decref(req);
+		return no_session(c->session, fd);
+	}
+	if (!req) {
+		say_error("cannot make the request: %s", strerror(errno));
+		return EXIT_CORDON;
+	}
+	forward_signals();
+	/* refused at once (another user): the answer is there to read */
+	ret = send_json(fd, req, std, 3);
+	if (ret && ret != -EPIPE && ret != -ECONNRESET) {
+		say_error("session '%s': %s", c->session, strerror(-ret));
+		return EXIT_CORDON;
+	}
+	fcntl(fd, F_SETFL, O_NONBLOCK);
+	return wait_call(fd, &l);
+}
+
+/* Ask session @id for @op; its answer, or NULL (*@err: why). */
+static json_t *ask(const char *id, const char *op, int *err)
+{
+	static char buf[SESSION_LINE_MAX + 1];
+	struct session_line l = { .buf = buf };
+	int fd = connect_to(id);
+	json_t *doc;
+
+	*err = fd < 0 ? fd : 0;
+	if (fd < 0)
+		return NULL;
+	*err = send_json(fd, json_pack("{s:s}", "op", op), NULL, 0);
+	doc = *err ? NULL : next_reply(fd, &l);
+	if (!doc && !*err)
+		*err = -EPIPE;
+	close(fd);
+	return doc;
+}
+
+int session_stop(struct cli *c)
+{
+	int err;
+	json_t *doc = ask(c->session, "stop", &err);
+	bool ok = json_is_true(json_object_get(doc, "stopped"));
+
+	json_decref(doc);
+	if (!doc)
+		return no_session(c->session, err);
+	return ok ? 0 : EXIT_CORDON;
+}
+
+int session_list(struct cli *c)
+{
+	char dir[PATH_BUF];
+	json_t *all = json_array();
+	struct dirent *e;
+	DIR *d;
+	int ret = session_dir(dir);
+
+	d = ret ? NULL : opendir(dir);
+	while (d && (e = readdir(d))) {
+		char id[SESSION_ID_LEN + 8];
+		size_t n = strlen(e->d_name);
+		json_t *doc;
+		int err;
+
+		if (n != SESSION_ID_LEN + 5 ||
+		    strcmp(e->d_name + SESSION_ID_LEN, ".sock") != 0)
+			continue;
+		memcpy(id, e->d_name, SESSION_ID_LEN);
+		id[SESSION_ID_LEN] = '\0';
+		doc = ask(id, "info", &err);
+		if (doc)
+			json_array_append_new(all, doc);
+	}
+	if (d)
+		closedir(d);
+	if (c->json) {
+		char *s = json_dumps(all, JSON_COMPACT);
+
+		puts(s ? s : "[]");
+		free(s);
+	} else {
+		size_t i;
+		json_t *v;
+
+		json_array_foreach(all, i, v)
+			printf("%s %s calls=%lld running=%lld\n",
+			       json_string_value(json_object_get(v, "id")),
+			       json_string_value(json_object_get(v, "mode")),
+			       (long long)json_integer_value(
+				       json_object_get(v, "calls")),
+			       (long long)json_integer_value(
+				       json_object_get(v, "running")));
+	}
+	json_decref(all);
+	return 0;
+}

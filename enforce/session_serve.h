@@ -1,0 +1,52 @@
+/*
+ * session_serve.h - a session's supervisor, outside the sandbox: its
+ * clients, its calls, and the channel to pid 1 (session_serve.c).
+ */
+#ifndef CORDON_SESSION_SERVE_H
+#define CORDON_SESSION_SERVE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "enforce/cli.h"
+#include "enforce/launch.h"
+#include "enforce/session_proto.h"
+#include "enforce/supervise.h"
+
+struct client {
+	int fd; /* -1: gone (its call may still run) */
+	struct session_line line;
+	uint32_t call; /* 0: none */
+	bool running;  /* its call has not ended */
+	pid_t pid;     /* the call's, in the namespace (pid 1's word) */
+};
+
+struct session {
+	char id[SESSION_ID_LEN + 1];
+	char sockpath[108];
+	struct cli *c;
+	struct launch l;
+	struct supervisor sup;
+	int listen_fd, chan, pidfd;
+	pid_t pid1;
+	long idle; /* seconds, 0: none */
+	struct timespec last;
+	uint32_t calls; /* started so far */
+	size_t running;
+	struct client clients[SESSION_CLIENTS_MAX];
+	int stopper; /* the client that asked to stop, or -1 */
+};
+
+/* Serve until stopped, idle, or the sandbox ends. */
+void session_serve(struct session *s);
+
+/* End pid 1 (and the namespace), answer every client, remove the
+ * session's files. */
+void session_end(struct session *s);
+
+/* The supervisor's tag (supervise.h): the session and the call. */
+void session_tag(void *arg, json_t *rec);
+
+#endif

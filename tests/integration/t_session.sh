@@ -1,0 +1,262 @@
+# Sessions: a sandbox prepared once, many commands in it (cordon
+# session start, run --session, stop, list).  Every effect is checked
+# from outside; each session a test starts is stopped when it ends.
+
+# session_start [OPTIONS]: start a session; $sid, $sock (its socket).
+# --idle 300 first, a safety net: a session a test loses ends by itself
+# (a later --idle wins).
+session_start() {
+	"$CORDON" session start --json --idle 300 "$@" > "$T/start.json" 2> "$T/start.err" ||
+		{ cat "$T/start.err"; fail "session start failed"; }
+	sid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$T/start.json")
+	sock=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["socket"])' "$T/start.json")
+	echo "$sid" >> "$T/sessions"
+	trap stop_sessions EXIT
+}
+
+stop_sessions() {
+	local s
+	for s in $(cat "$T/sessions" 2> /dev/null); do
+		"$CORDON" session stop "$s" > /dev/null 2>&1
+	done
+}
+
+# srun ARGS...: cordon run --session $sid ARGS, as cordon() does.
+srun() {
+	"$CORDON" run --session "$sid" "$@" > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	return 0
+}
+
+session_calls() { # the session's count of calls, asked from outside
+	"$CORDON" session list --json | python3 -c 'import json, sys
+for s in json.load(sys.stdin):
+    if s["id"] == sys.argv[1]: print(s["calls"])' "$1"
+}
+
+test_session_start_json_and_private_socket() {
+	session_start
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["enforcement"] == "full" and d["policy"]["mode"] == "workspace-write", d
+assert d["policy"]["net"] == "off", d' "$T/start.json" || fail "not the document"
+	[ "$(stat -c %a "$sock")" = 600 ] || fail "socket mode $(stat -c %a "$sock")"
+	[ "$(stat -c %a "${sock%/*}")" = 700 ] || fail "dir mode"
+	[ "$(stat -c %u "$sock")" = "$(id -u)" ] || fail "socket owner"
+	"$CORDON" session list > "$T/stdout"
+	assert_stdout_has "^$sid workspace-write"
+}
+
+test_session_runs_inside_the_boundary() {
+	session_start
+	srun -- sh -c 'touch made; touch "$0/escaped"' "$T/out"
+	assert_status_not 0
+	assert_exists "$T/ws/made"
+	assert_absent "$T/out/escaped"
+	assert_stderr_has "denied write"
+	# the twin: bare, the same command writes there
+	plain sh -c 'touch "$0/escaped"' "$T/out"
+	assert_exists "$T/out/escaped"
+	srun -- sh -c 'exit 7'
+	assert_status 7
+	srun -- sh -c 'kill -TERM $$'
+	assert_status 143
+	srun -- no-such-command-here
+	assert_status 127
+	assert_stderr_has "command not found"
+}
+
+test_session_state_lives_between_calls_and_stop_ends_it() {
+	local tag="3$RANDOM$RANDOM"
+	session_start
+	srun -- sh -c "echo kept > state; sleep $tag > /dev/null 2>&1 & echo \$! > bgpid"
+	assert_status 0
+	srun -- cat state
+	assert_stdout_has '^kept$'
+	srun -- sh -c 'kill -0 "$(cat bgpid)" && echo alive'
+	assert_stdout_has '^alive$'
+	pgrep -f "sleep $tag" > /dev/null || fail "no background process seen from outside"
+	"$CORDON" session stop "$sid"
+	[ $? = 0 ] || fail "stop failed"
+	! pgrep -f "sleep $tag" > /dev/null || fail "the background process outlived stop"
+	assert_absent "$sock"
+	srun -- true
+	assert_status 125
+}
+
+test_session_descriptors_of_the_caller() {
+	session_start
+	echo piped | "$CORDON" run --session "$sid" -- sh -c 'cat; echo err >&2' \
+		> "$T/o" 2> "$T/e"
+	[ $? = 0 ] || fail "status"
+	assert_content "$T/o" piped
+	assert_content "$T/e" err
+}
+
+test_session_cwd_and_env_per_call() {
+	mkdir -p "$T/ws/sub"
+	session_start
+	srun --cwd sub -- pwd
+	assert_status 0
+	assert_stdout_has "^$T/ws/sub\$"
+	srun --cwd sub -- env
+	assert_stdout_has "^PWD=$T/ws/sub\$"
+	# outside what the session may see: refused, nothing ran
+	srun --cwd "$T/out" -- touch ran
+	assert_status 125
+	assert_stderr_has "outside what the session may see"
+	assert_absent "$T/out/ran"
+	SECRET=s3 MINE=m srun -e MINE -e SET=v -- env
+	assert_status 0
+	assert_stdout_has '^MINE=m$'
+	assert_stdout_has '^SET=v$'
+	assert_stdout_lacks s3
+	srun -e LD_PRELOAD=/x -- true
+	assert_status 125
+	srun -w /tmp -- true
+	assert_status 125
+	assert_stderr_has "the policy is the session's"
+}
+
+test_session_signals_forwarded() {
+	local tag="4$RANDOM$RANDOM"
+	session_start
+	"$CORDON" run --session "$sid" -- sleep "$tag" > /dev/null 2>&1 &
+	local client=$!
+	for _ in $(seq 100); do
+		pgrep -f "^sleep $tag" > /dev/null && break
+		sleep 0.05
+	done
+	kill -INT "$client"
+	wait "$client"
+	status=$?
+	assert_status 130
+	! pgrep -f "^sleep $tag" > /dev/null || fail "the command outlived Ctrl-C"
+}
+
+test_session_dead_answers_125_at_once() {
+	session_start
+	local pid
+	pid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pid"])' "$T/start.json")
+	srun -- true
+	assert_status 0
+	kill -KILL "$pid"
+	timeout 10 "$CORDON" run --session "$sid" -- true > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	assert_stderr_has "no such session"
+	timeout 10 "$CORDON" run --session 0123456789abcdef -- true > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	timeout 10 "$CORDON" session stop "$sid" > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+}
+
+test_session_idle_ends_it() {
+	session_start --idle 2
+	srun -- true
+	assert_status 0
+	local i
+	for i in $(seq 100); do
+		[ -e "$sock" ] || break
+		sleep 0.1
+	done
+	assert_absent "$sock"
+	srun -- true
+	assert_status 125
+}
+
+test_session_two_side_by_side_see_nothing_of_each_other() {
+	local tag="5$RANDOM$RANDOM" a b
+	mkdir -p "$T/a" "$T/b"
+	cd "$T/a" && session_start && a=$sid
+	cd "$T/b" && session_start && b=$sid
+	cd "$T/ws" || fail "cd"
+	sid=$a srun --cwd "$T/a" -- sh -c "echo mine > file; sleep $tag > /dev/null 2>&1 &"
+	assert_exists "$T/a/file"
+	# b cannot read a's file, nor see its process
+	sid=$b srun --cwd "$T/b" -- cat "$T/a/file"
+	assert_status_not 0
+	assert_stdout_lacks mine
+	sid=$b srun --cwd "$T/b" -- pgrep -f "sleep $tag"
+	assert_status 1
+	# the twins: a sees both; outside sees the process
+	sid=$a srun --cwd "$T/a" -- cat "$T/a/file"
+	assert_stdout_has mine
+	sid=$a srun --cwd "$T/a" -- pgrep -f "sleep $tag"
+	assert_status 0
+	pgrep -f "sleep $tag" > /dev/null || fail "not running"
+}
+
+test_session_records_tagged_with_session_and_call() {
+	session_start --log "$T/audit.jsonl"
+	srun -- true
+	srun -- touch "$T/out/x"
+	assert_status_not 0
+	"$CORDON" session stop "$sid"
+	python3 -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+mine = [r for r in recs if r.get("path") == sys.argv[3]]
+assert mine, recs
+assert all(r["session"] == sys.argv[2] and r["call"] == 2 for r in mine), mine' \
+		"$T/audit.jsonl" "$sid" "$T/out/x" || fail "records not tagged"
+	# and they keep the records' schema (t_schema.sh)
+	schema_docs
+	schema_valid audit-record "$T/audit.jsonl" --lines
+}
+
+test_session_protocol_python_client() {
+	session_start
+	python3 "$HELPERS/session_client.py" "$sock" "$T/ws" \
+		sh -c 'echo via-protocol > p; touch "$0/escaped"; exit 3' "$T/out" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 3
+	assert_content "$T/ws/p" via-protocol
+	assert_absent "$T/out/escaped"
+}
+
+test_schema_session_start_json() {
+	schema_docs
+	session_start -m ci --idle 60
+	schema_valid session-start "$T/start.json"
+	sed 's/"net":"off"/"net":"maybe"/' "$T/start.json" > "$T/bad.json"
+	schema_invalid session-start "$T/bad.json"
+}
+
+# A terminal passes as the call's descriptors: the command reads and
+# writes it, and Ctrl-C typed there reaches the command (through the
+# client, which forwards it).
+test_session_on_a_terminal() {
+	local tag="6$RANDOM$RANDOM"
+	session_start
+	PYTHONPATH=$HELPERS python3 - "$CORDON" "$sid" "$tag" > "$T/stdout" 2>&1 <<'PY'
+import os, sys, time
+from ptydrive import Pty
+cordon, sid, tag = sys.argv[1:]
+wrap = ("import signal, subprocess, sys\n"
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "r = subprocess.run(sys.argv[1:])\n"
+        "print('status=%d' % r.returncode)\n")
+t = Pty([sys.executable, "-c", wrap, cordon, "run", "--session", sid, "--",
+         "sh", "-c", "test -t 0 && test -t 1 && echo on-a-tty; read x; echo got-$x"])
+t.expect(rb"on-a-tty")
+t.send("hello\n", rb"got-hello")
+t.expect(rb"status=0")
+t = Pty([sys.executable, "-c", wrap, cordon, "run", "--session", sid, "--",
+         "sleep", tag])
+end = time.time() + 30
+while not any(open("/proc/%s/cmdline" % p, "rb").read() == b"sleep\0" + tag.encode() + b"\0"
+              for p in os.listdir("/proc") if p.isdigit() and os.path.exists("/proc/%s/cmdline" % p)):
+    if time.time() > end:
+        t.give_up("the command never started")
+    time.sleep(0.05)
+t.send("\x03", rb"status=130")
+print("ok")
+PY
+	status=$?
+	assert_status 0
+	assert_stdout_has '^ok$'
+	! pgrep -f "^sleep $tag" > /dev/null || fail "the command outlived Ctrl-C"
+}
