@@ -6,7 +6,8 @@ set -eu
 pkgs="build-essential pkg-config clang libseccomp-dev libjansson-dev \
 libffi-dev uthash-dev libcriterion-dev python3 util-linux passwd \
 clang-format strace libjemalloc2 dpkg-dev gcc-multilib \
-libcap-ng-dev liburing-dev libevent-dev tmux git python3-jsonschema groff-base"
+libcap-ng-dev liburing-dev libevent-dev tmux git python3-jsonschema groff-base \
+curl hostname"
 
 missing=""
 for p in $pkgs; do
