@@ -80,8 +80,17 @@ static void decide_port(const struct policy *p, unsigned int port,
 
 	v->err = 0;
 	v->root = NULL;
-	v->allowed = policy_tcp_allowed(p, false, port);
 	v->allow[0] = '\0';
+	/* with hosts allowed, a port is reached on the namespace's loopback
+	 * only (policy_tcp_allowed()): never a host outside, directly */
+	if (p->net == NET_HOSTS) {
+		v->allowed = false;
+		sb_puts(&rule, "with --allow-host, the hosts named are reached "
+			       "through cordon's proxy, and none directly");
+		sb_puts(&allow, "--net");
+		return;
+	}
+	v->allowed = policy_tcp_allowed(p, false, port);
 	if (v->allowed) {
 		sb_puts(&rule, p->net == NET_ON ? "the network is on"
 						: "granted by --connect");

@@ -307,3 +307,14 @@ assert p == {'allow_hosts': ['far.cordon.test:' + sys.argv[2]]}, p" \
 	[ "$(served /index.txt)" = 2 ] ||
 		fail "the origin served $(served /index.txt) requests, expected 2"
 }
+
+# explain: a port, with hosts allowed, is reached through the proxy only;
+# the option it names (--net) is what reaches it directly.
+test_hosts_explain_a_port() {
+	cordon explain --connect 443 --allow-host allowed.cordon.test
+	assert_status 1
+	assert_stdout_has "^denied connect 443: with --allow-host, the hosts named are reached through cordon's proxy, and none directly; allow with --net$"
+	cordon explain --connect 443 --allow-host allowed.cordon.test --net
+	assert_status 0
+	assert_stdout_has "^allowed connect 443: the network is on$"
+}
