@@ -244,7 +244,7 @@ void learn_start(const struct cli *c)
 {
 	const char *tmpdir = getenv("TMPDIR");
 
-	clock_gettime(CLOCK_REALTIME_COARSE, &run.start);
+	learn_fold_mark(&run.start);
 	run.home = roots_home();
 	if (path_resolve(AT_FDCWD, ".", 0, run.cwd) != 0)
 		run.cwd[0] = '\0';

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "enforce/learn_fold.h"
 #include "shim/core/policy.h"
@@ -85,8 +86,33 @@ static bool is_wide(const struct learn_run *run, const char *path)
 	       (run->home && strcmp(path, run->home) == 0);
 }
 
+/*
+ * A file's birth time is the file systems' clock: the coarse one (a
+ * tick, 1 to 10 ms), or a finer one already handed out (multigrain
+ * time stamps, Linux 6.13), never ahead of the real time.  So the fine
+ * clock now is at or after the birth of every file made so far; once
+ * the coarse clock has passed it, every file made later is born after
+ * it.  A directory made in the same tick as the run began, just before
+ * it (a test's, a script's), compared with the coarse clock alone,
+ * looked made by the run.
+ */
+void learn_fold_mark(struct timespec *start)
+{
+	struct timespec now, tick = { 0, 200 * 1000 };
+
+	clock_gettime(CLOCK_REALTIME, start);
+	for (;;) {
+		clock_gettime(CLOCK_REALTIME_COARSE, &now);
+		if (now.tv_sec > start->tv_sec ||
+		    (now.tv_sec == start->tv_sec &&
+		     now.tv_nsec > start->tv_nsec))
+			return;
+		nanosleep(&tick, NULL);
+	}
+}
+
 /* Was @path there before the run?  Not when it is missing now (made
- * and removed by the run), nor when it was born since the run began.
+ * and removed by the run), nor when it was born after the run began.
  * A birth time the file system does not keep says nothing: there. */
 static bool existed(const struct learn_run *run, const char *path)
 {
@@ -98,7 +124,7 @@ static bool existed(const struct learn_run *run, const char *path)
 		return true;
 	if (stx.stx_btime.tv_sec != run->start.tv_sec)
 		return stx.stx_btime.tv_sec < run->start.tv_sec;
-	return stx.stx_btime.tv_nsec < (unsigned int)run->start.tv_nsec;
+	return stx.stx_btime.tv_nsec <= (unsigned int)run->start.tv_nsec;
 }
 
 /* Where the grant for @rights at @path goes, before the clean-tree

@@ -15,7 +15,7 @@ struct learn_run {
 	const char *home;      /* $HOME, or NULL */
 	char cwd[PATH_BUF];    /* the workspace, resolved; "" if unknown */
 	char tmp[PATH_BUF];    /* $TMPDIR or /tmp, resolved; "" if none */
-	struct timespec start; /* the coarse clock when the run began */
+	struct timespec start; /* when the run began: learn_fold_mark() */
 };
 
 enum learn_grant {
@@ -43,6 +43,14 @@ enum learn_grant learn_fold(const struct learn_run *run, const char *path,
  */
 void learn_token(const struct learn_run *run, const char *path,
 		 char out[PATH_BUF]);
+
+/**
+ * learn_fold_mark - the moment the run begins, in @start, as birth times
+ * are compared with it: every file made before has a birth time at or
+ * before it, every file made after one later.  Waits for the file
+ * systems' clock to pass it (a tick: a few milliseconds).
+ */
+void learn_fold_mark(struct timespec *start);
 
 /* Is @path a directory (following a link)? */
 bool learn_is_dir(const char *path);
