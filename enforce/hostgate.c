@@ -106,21 +106,34 @@ static bool first_time(struct hostgate *g, const char *dest)
  * --allow-host HOST:PORT": the proxy's record, in the shim's words.  The
  * host was parsed by the proxy (a name's letters, or an IP literal) and
  * is escaped all the same. */
-static void say(const char *dest, const char *rule, const char *allow)
+size_t hostgate_line(const json_t *rec, char *buf, size_t cap)
 {
-	char line[1024];
-	struct strbuf sb = STRBUF(line, sizeof(line) - 1);
-	ssize_t w;
+	const char *dest =
+		json_string_value(json_object_get(rec, "destination"));
+	const char *rule = json_string_value(json_object_get(rec, "rule"));
+	const char *allow = json_string_value(json_object_get(rec, "allow"));
+	struct strbuf sb = STRBUF(buf, cap - 1);
 
+	if (!dest || !rule || !allow || cap < 2)
+		return 0;
 	sb_puts(&sb, "cordon: denied connect ");
 	sb_escape(&sb, dest, SB_TERM, PROXY_HOST_MAX + 8);
 	sb_puts(&sb, " [proxy] (");
 	sb_escape(&sb, rule, SB_TERM, 512);
 	sb_puts(&sb, "); allow ");
 	sb_escape(&sb, allow, SB_TERM, PROXY_HOST_MAX + 32);
-	line[sb.len++] = '\n';
+	buf[sb.len++] = '\n';
+	return sb.len;
+}
+
+static void say(const json_t *rec)
+{
+	char line[1024];
+	size_t len = hostgate_line(rec, line, sizeof(line));
+	ssize_t w;
+
 	do
-		w = write(STDERR_FILENO, line, sb.len);
+		w = write(STDERR_FILENO, line, len);
 	while (w < 0 && errno == EINTR);
 }
 
@@ -129,12 +142,10 @@ static void on_refusal(void *arg, json_t *rec)
 	struct hostgate *g = arg;
 	const char *dest =
 		json_string_value(json_object_get(rec, "destination"));
-	const char *rule = json_string_value(json_object_get(rec, "rule"));
-	const char *allow = json_string_value(json_object_get(rec, "allow"));
 
 	pthread_mutex_lock(&g->mu);
-	if (!g->quiet && dest && rule && allow && first_time(g, dest))
-		say(dest, rule, allow);
+	if (!g->quiet && dest && first_time(g, dest))
+		say(rec);
 	pthread_mutex_unlock(&g->mu);
 	g->record(g->arg, rec);
 }

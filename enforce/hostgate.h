@@ -38,4 +38,11 @@ int hostgate_serve(int listen_fd, const struct policy *p,
 
 void hostgate_stop(void *handle);
 
+/**
+ * hostgate_line - the denial line of the proxy's refusal @rec, ended by
+ * a newline, escaped for a terminal, in @buf (@cap: 1024 is enough).
+ * Return: its length, or 0 when @rec is no refusal of the proxy.
+ */
+size_t hostgate_line(const json_t *rec, char *buf, size_t cap);
+
 #endif

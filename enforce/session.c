@@ -50,6 +50,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "enforce/launch.h"
@@ -190,6 +191,13 @@ static void daemon_main(struct session *s, int ready)
 	int ret;
 
 	signal(SIGPIPE, SIG_IGN);
+	pthread_mutex_init(&s->mu, NULL);
+	s->wake = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (s->wake < 0) {
+		say_error("cannot make the session's event: %s",
+			  strerror(errno));
+		_exit(EXIT_CORDON);
+	}
 	ret = launch_prepare(s->c, &s->l, &s->sup);
 	if (ret) {
 		modes_cleanup();
@@ -223,6 +231,7 @@ static void daemon_main(struct session *s, int ready)
 	}
 	s->sup.tag = session_tag;
 	s->sup.tag_arg = s;
+	s->sup.note = session_note;
 	s->sup.tally.policy = &s->c->policy;
 	if (make_sandbox(s))
 		_exit(EXIT_CORDON);

@@ -175,6 +175,29 @@ static void forward_signals(void)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+/* What the session says for the call (a denial line of the proxy, the
+ * summary at its end), on stderr as a plain run says it: escaped by
+ * the session already; a control byte from a session that is not
+ * cordon's is not passed to the terminal all the same.  @line: one
+ * line, its newline added. */
+static void say_text(const json_t *v, bool line)
+{
+	const char *t = json_string_value(v);
+	char buf[SESSION_LINE_MAX + 2];
+	size_t n = 0;
+
+	if (!t)
+		return;
+	for (; *t && n < SESSION_LINE_MAX; t++)
+		if (((unsigned char)*t >= 0x20 && *t != 0x7f) || *t == '\n' ||
+		    *t == '\t')
+			buf[n++] = *t;
+	if (line || (n && buf[n - 1] != '\n'))
+		buf[n++] = '\n';
+	fwrite(buf, 1, n, stderr);
+	fflush(stderr);
+}
+
 /* Wait for the call's end, forwarding signals; its status. */
 static int wait_call(int fd, struct session_line *l)
 {
@@ -194,6 +217,7 @@ static int wait_call(int fd, struct session_line *l)
 			doc = json_loadb(l->buf, l->used - 1, 0, NULL);
 			session_line_next(l);
 			v = json_object_get(doc, "exit");
+			say_text(json_object_get(doc, "line"), true);
 			if (json_is_integer(v)) {
 				const char *e = json_string_value(
 					json_object_get(doc, "error"));
@@ -201,6 +225,8 @@ static int wait_call(int fd, struct session_line *l)
 
 				if (e)
 					say_error("%s", e);
+				say_text(json_object_get(doc, "summary"),
+					 false);
 				json_decref(doc);
 				return st;
 			}

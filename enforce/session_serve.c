@@ -52,7 +52,7 @@ static void touch(struct session *s)
 	clock_gettime(CLOCK_MONOTONIC, &s->last);
 }
 
-static void reply(struct client *k, json_t *doc)
+void session_reply(struct client *k, json_t *doc)
 {
 	char *line = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
 	size_t len = line ? strlen(line) : 0;
@@ -70,14 +70,17 @@ static void reply(struct client *k, json_t *doc)
 	free(line);
 }
 
-static void drop(struct client *k)
+static void drop(struct session *s, struct client *k)
 {
+	pthread_mutex_lock(&s->mu);
 	if (k->fd >= 0)
 		close(k->fd);
 	k->fd = -1;
+	pthread_mutex_unlock(&s->mu);
 	session_line_close_fds(&k->line);
 	k->line.len = 0;
 	if (!k->running) {
+		free(session_note_take(s, k));
 		free(k->line.buf);
 		k->line.buf = NULL;
 		k->call = 0;
@@ -85,10 +88,11 @@ static void drop(struct client *k)
 }
 
 /* Refuse the request with one line and exit status 125. */
-static void refuse(struct client *k, const char *why)
+static void refuse(struct session *s, struct client *k, const char *why)
 {
-	reply(k, json_pack("{s:i, s:s}", "exit", EXIT_CORDON, "error", why));
-	drop(k);
+	session_reply(
+		k, json_pack("{s:i, s:s}", "exit", EXIT_CORDON, "error", why));
+	drop(s, k);
 }
 
 /* Append @str and its NUL to @buf (@len so far, at most @cap). */
@@ -207,22 +211,25 @@ static void run_call(struct session *s, struct client *k, json_t *req)
 	const char *why;
 
 	if (k->running)
-		return refuse(k, "a call runs on this connection already");
+		return refuse(s, k, "a call runs on this connection already");
 	if (k->line.nfds != 3)
-		return refuse(k, "\"run\" comes with descriptors 0, 1 and 2 "
-				 "(SCM_RIGHTS)");
+		return refuse(s, k,
+			      "\"run\" comes with descriptors 0, 1 and 2 "
+			      "(SCM_RIGHTS)");
 	why = build(s, req, buf, &len);
 	if (why)
-		return refuse(k, why);
+		return refuse(s, k, why);
 	m.call = ++s->calls;
 	m.len = (uint32_t)(len - sizeof(m));
 	memcpy(buf, &m, sizeof(m));
 	if (session_send(s->chan, buf, len, k->line.fds, 3))
-		return refuse(k, "the session's sandbox is gone");
+		return refuse(s, k, "the session's sandbox is gone");
 	session_line_close_fds(&k->line);
+	pthread_mutex_lock(&s->mu);
 	k->call = m.call;
 	k->running = true;
 	k->pid = 0;
+	pthread_mutex_unlock(&s->mu);
 	s->running++;
 	touch(s);
 }
@@ -242,9 +249,10 @@ static void signal_call(struct session *s, struct client *k, json_t *req)
 	struct session_msg m = { .type = SESSION_SIGNAL, .call = k->call };
 
 	if (!json_is_integer(v) || !forwardable(json_integer_value(v)))
-		return refuse(k, "\"signal\" is the number of INT, TERM, "
-				 "HUP, QUIT, KILL, USR1, USR2, WINCH, CONT, "
-				 "STOP or TSTP");
+		return refuse(s, k,
+			      "\"signal\" is the number of INT, TERM, "
+			      "HUP, QUIT, KILL, USR1, USR2, WINCH, CONT, "
+			      "STOP or TSTP");
 	if (!k->running)
 		return; /* ended meanwhile: its status is on its way */
 	m.value = (int32_t)json_integer_value(v);
@@ -261,17 +269,17 @@ static void request(struct session *s, struct client *k)
 	bool run = op && strcmp(op, "run") == 0;
 
 	if (!op) {
-		refuse(k, "not a request: one JSON object with \"op\"");
+		refuse(s, k, "not a request: one JSON object with \"op\"");
 	} else if (run) {
 		run_call(s, k, req);
 	} else if (strcmp(op, "signal") == 0) {
 		signal_call(s, k, req);
 	} else if (strcmp(op, "info") == 0) {
-		reply(k, info(s));
+		session_reply(k, info(s));
 	} else if (strcmp(op, "stop") == 0) {
 		s->stopper = (int)(k - s->clients);
 	} else {
-		refuse(k, "\"op\" is run, signal, info or stop");
+		refuse(s, k, "\"op\" is run, signal, info or stop");
 	}
 	json_decref(req); /* @op with it */
 	if (k->fd >= 0 && !run)
@@ -284,7 +292,7 @@ static void client_input(struct session *s, struct client *k)
 
 	while (k->fd >= 0 && (ret = session_read_line(k->fd, &k->line)) != 0) {
 		if (ret == -EMSGSIZE)
-			return refuse(k, "the request is too long");
+			return refuse(s, k, "the request is too long");
 		if (ret < 0 || k->line.nfds < 0) {
 			/* the caller is gone: its call hangs up, as on a
 			 * terminal's */
@@ -294,8 +302,8 @@ static void client_input(struct session *s, struct client *k)
 			if (k->running && ret < 0)
 				send(s->chan, &m, sizeof(m), MSG_NOSIGNAL);
 			if (ret >= 0)
-				return refuse(k, "too many descriptors");
-			return drop(k);
+				return refuse(s, k, "too many descriptors");
+			return drop(s, k);
 		}
 		request(s, k);
 		if (k->fd < 0)
@@ -329,7 +337,9 @@ static void accept_client(struct session *s)
 		close(fd);
 		return;
 	}
+	pthread_mutex_lock(&s->mu);
 	*k = (struct client){ .fd = fd };
+	pthread_mutex_unlock(&s->mu);
 	touch(s); /* a connection is use: --idle counts from it */
 	k->line.buf = malloc(SESSION_LINE_MAX + 1);
 	if (!k->line.buf) {
@@ -362,18 +372,33 @@ static bool from_pid1(struct session *s)
 		return true;
 	if (m.type == SESSION_STARTED && m.value > 0 &&
 	    m.value <= RECORD_PID_MAX && !k->pid) {
+		pthread_mutex_lock(&s->mu);
 		k->pid = m.value;
-		reply(k, json_pack("{s:I}", "call", (json_int_t)k->call));
+		pthread_mutex_unlock(&s->mu);
+		session_reply(k,
+			      json_pack("{s:I}", "call", (json_int_t)k->call));
 	} else if (m.type == SESSION_EXITED) {
+		json_t *end = json_pack(
+			"{s:i}", "exit",
+			m.value >= 0 && m.value <= 255 ? m.value : EXIT_CORDON);
+		char *summary;
+
+		/* its records first, and the proxy's lines, then the
+		 * summary of its denials, as a plain run ends */
+		supervise_drain(&s->sup);
+		session_note_flush(s);
+		summary = session_note_take(s, k);
+		if (end && summary)
+			json_object_set_new(end, "summary",
+					    json_string(summary));
+		free(summary);
+		pthread_mutex_lock(&s->mu);
 		k->running = false;
+		pthread_mutex_unlock(&s->mu);
 		s->running--;
 		touch(s);
-		supervise_drain(&s->sup); /* its records first */
-		reply(k,
-		      json_pack("{s:i}", "exit",
-				m.value >= 0 && m.value <= 255 ? m.value
-							       : EXIT_CORDON));
-		drop(k);
+		session_reply(k, end);
+		drop(s, k);
 	}
 	return true;
 }
@@ -390,8 +415,8 @@ static bool idle_over(struct session *s)
 
 void session_serve(struct session *s)
 {
-	struct pollfd fds[4 + SESSION_CLIENTS_MAX];
-	struct client *who[4 + SESSION_CLIENTS_MAX];
+	struct pollfd fds[5 + SESSION_CLIENTS_MAX];
+	struct client *who[5 + SESSION_CLIENTS_MAX];
 
 	for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++)
 		s->clients[i].fd = -1;
@@ -404,6 +429,7 @@ void session_serve(struct session *s)
 		fds[n++] = (struct pollfd){ s->chan, POLLIN, 0 };
 		fds[n++] = (struct pollfd){ s->listen_fd, POLLIN, 0 };
 		fds[n++] = (struct pollfd){ s->sup.sock, POLLIN, 0 };
+		fds[n++] = (struct pollfd){ s->wake, POLLIN, 0 };
 		for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++)
 			if (s->clients[i].fd >= 0) {
 				who[n] = &s->clients[i];
@@ -420,7 +446,9 @@ void session_serve(struct session *s)
 			supervise_drain(&s->sup);
 		if (fds[2].revents & POLLIN)
 			accept_client(s);
-		for (nfds_t i = 4; i < n; i++)
+		if (fds[4].revents & POLLIN)
+			session_note_flush(s);
+		for (nfds_t i = 5; i < n; i++)
 			if (fds[i].revents)
 				client_input(s, who[i]);
 	}
@@ -457,14 +485,16 @@ void session_end(struct session *s)
 
 		if (k == stopper || (k->fd < 0 && !k->running))
 			continue;
+		pthread_mutex_lock(&s->mu);
 		k->running = false;
-		refuse(k, "the session ended");
+		pthread_mutex_unlock(&s->mu);
+		refuse(s, k, "the session ended");
 	}
 	supervise_close(&s->sup);
 	modes_cleanup();
 	if (stopper) {
-		reply(stopper, json_pack("{s:b}", "stopped", 1));
-		drop(stopper);
+		session_reply(stopper, json_pack("{s:b}", "stopped", 1));
+		drop(s, stopper);
 	}
 }
 
@@ -477,6 +507,7 @@ void session_tag(void *arg, json_t *rec)
 	size_t running = 0;
 
 	json_object_set_new(rec, "session", json_string(s->id));
+	pthread_mutex_lock(&s->mu);
 	for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++) {
 		k = &s->clients[i];
 		if (!k->running)
@@ -484,11 +515,13 @@ void session_tag(void *arg, json_t *rec)
 		running++;
 		only = k;
 		if (k->pid && (k->pid == pid || k->pid == ppid)) {
-			json_object_set_new(rec, "call", json_integer(k->call));
-			return;
+			only = k;
+			running = 1;
+			break;
 		}
 	}
 	/* the one call that runs: its descendants' records are its own */
 	if (running == 1)
 		json_object_set_new(rec, "call", json_integer(only->call));
+	pthread_mutex_unlock(&s->mu);
 }

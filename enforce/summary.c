@@ -49,7 +49,7 @@ static const char *allow(const struct tally *t, const struct tally_target *tg,
 }
 
 /* The denials, grouped by rule, most frequent first. */
-static void print_groups(struct tally *t, const char *const own[])
+static void print_groups(FILE *out, struct tally *t, const char *const own[])
 {
 	char esc[ESCAPED_MAX], esc2[ESCAPED_MAX];
 	size_t rest = t->denials;
@@ -62,24 +62,24 @@ static void print_groups(struct tally *t, const char *const own[])
 		size_t more = g->count;
 
 		rest -= g->count;
-		fprintf(stderr, "cordon:   %s (%zu):\n", ESCAPE(esc, g->rule),
+		fprintf(out, "cordon:   %s (%zu):\n", ESCAPE(esc, g->rule),
 			g->count);
 		for (size_t j = 0; j < g->ntargets && j < PATHS_SHOWN; j++) {
 			const struct tally_target *tg = &g->targets[j];
 
 			more -= tg->count;
-			fprintf(stderr, "cordon:   %6zu  %s%s\n", tg->count,
+			fprintf(out, "cordon:   %6zu  %s%s\n", tg->count,
 				ESCAPE(esc, tg->what), allow(t, tg, own, esc2));
 		}
 		if (more)
-			fprintf(stderr,
+			fprintf(out,
 				"cordon:   %6zu  on other paths (see the "
 				"log)\n",
 				more);
 	}
 	/* every denial, under rules past RULES_KEPT too */
 	if (rest)
-		fprintf(stderr,
+		fprintf(out,
 			"cordon:   and %zu more under other rules (see the "
 			"log)\n",
 			rest);
@@ -90,43 +90,43 @@ static const char *plural(size_t n)
 	return n == 1 ? "" : "s";
 }
 
-/* The header: never "recorded" for what the log did not take. */
-static void print_header(const struct supervisor *s)
+/* The header: never "recorded" for what the log did not take; @n
+ * denials, @own of them the supervisor's, @lost not in the log at
+ * @logpath; @call: "" or " (call N of session ID)". */
+static void print_header(FILE *out, size_t n, size_t own, size_t lost,
+			 const char *logpath, const char *call)
 {
-	size_t n = s->tally.denials, lost = s->denials_unwritten;
-
-	size_t own = s->own_denials;
-
-	fprintf(stderr, "cordon: %zu denial%s reported by %s, ", n, plural(n),
+	fprintf(out, "cordon: %zu denial%s%s reported by %s, ", n, plural(n),
+		call,
 		own == 0   ? "the command's processes (the shim)"
 		: own == n ? "cordon's supervisor (the broker, the proxy)"
 			   : "the command's processes (the shim) and cordon's "
 			     "supervisor (the broker, the proxy)");
 	if (!lost)
-		fprintf(stderr, "recorded in %s:\n", s->logpath);
+		fprintf(out, "recorded in %s:\n", logpath);
 	else if (lost < n)
-		fprintf(stderr, "%zu recorded in %s:\n", n - lost, s->logpath);
+		fprintf(out, "%zu recorded in %s:\n", n - lost, logpath);
 	else
-		fprintf(stderr, "none recorded in %s:\n", s->logpath);
+		fprintf(out, "none recorded in %s:\n", logpath);
 }
 
 /* What the log lacks, and why. */
-static void print_losses(const struct supervisor *s)
+static void print_losses(FILE *out, const struct supervisor *s)
 {
 	if (s->unwritten)
-		fprintf(stderr,
+		fprintf(out,
 			"cordon: %zu record%s could not be written to "
 			"%s: %s\n",
 			s->unwritten, plural(s->unwritten), s->logpath,
 			strerror(s->write_err));
 	if (s->dropped)
-		fprintf(stderr,
+		fprintf(out,
 			"cordon: %zu report%s dropped (over the limit of %d "
 			"records or %u MiB per run)\n",
 			s->dropped, plural(s->dropped), SUPERVISE_RECORDS_MAX,
 			SUPERVISE_BYTES_MAX >> 20);
 	if (s->rejected)
-		fprintf(stderr,
+		fprintf(out,
 			"cordon: %zu report%s rejected (not valid records)\n",
 			s->rejected, plural(s->rejected));
 }
@@ -135,53 +135,72 @@ static void print_losses(const struct supervisor *s)
  * The last word: every option that allows what was refused, in one line
  * to paste (the harness parses it: "cordon: allow all of it with: ").
  */
-static void print_options(const struct tally *t, const char *const own[])
+static bool print_options(FILE *out, const struct tally *t,
+			  const char *const own[])
 {
 	char *line = t->denials ? tally_options(t, own) : NULL;
+	bool any = line != NULL;
 
 	/* A program that cannot see a path gives up before it says what
 	 * it meant to do with it (chmod, chown): when the run's last
 	 * refusal was such a look-up, the next run, with the path seen,
 	 * may meet the next one.  Learning runs it all at once. */
 	if (line && t->last_lookup)
-		fprintf(stderr,
+		fprintf(out,
 			"cordon: a refused look-up may have stopped the "
 			"command before it acted; to find every grant in one "
 			"run: cordon learn -o PROFILE -- COMMAND\n");
 	if (line)
-		fprintf(stderr, "cordon: allow all of it with: %s\n", line);
+		fprintf(out, "cordon: allow all of it with: %s\n", line);
 	if (line && t->options_lost)
-		fprintf(stderr,
+		fprintf(out,
 			"cordon: and %zu more option%s past the %d kept (see "
 			"the log)\n",
 			t->options_lost, plural(t->options_lost),
 			TALLY_OPTIONS_MAX);
 	free(line);
+	return any;
 }
 
-void summary_print(struct supervisor *s)
+/* The denials of @t, which programs ran unshimmed, the options. */
+static void print_tally(FILE *out, struct tally *t, const char *const own[])
 {
-	char esc[ESCAPED_MAX], dir[PATH_BUF];
-	/* cordon's own audit log and state: no option grants them */
-	const char *own[3] = { NULL };
+	char esc[ESCAPED_MAX];
+
+	if (t->denials)
+		print_groups(out, t, own);
+	for (size_t i = 0; i < t->nunshimmed; i++)
+		fprintf(out,
+			"cordon: %s ran without the shim (%s): the kernel "
+			"enforced its policy, but its denials are not "
+			"explained\n",
+			ESCAPE(esc, t->unshimmed[i].program),
+			t->unshimmed[i].why);
+}
+
+/* cordon's own audit log and state, which no option grants, in @own. */
+static void own_paths(const struct supervisor *s, const char *own[3],
+		      char dir[PATH_BUF])
+{
 	size_t n = 0;
 
+	own[0] = own[1] = own[2] = NULL;
 	if (s->logpath[0])
 		own[n++] = s->logpath;
 	if (supervise_socket_dir(s, dir) == 0)
 		own[n++] = dir;
+}
 
-	if (s->tally.denials) {
-		print_header(s);
-		print_groups(&s->tally, own);
-	}
-	for (size_t i = 0; i < s->tally.nunshimmed; i++)
-		fprintf(stderr,
-			"cordon: %s ran without the shim (%s): the kernel "
-			"enforced its policy, but its denials are not "
-			"explained\n",
-			ESCAPE(esc, s->tally.unshimmed[i].program),
-			s->tally.unshimmed[i].why);
+void summary_print(struct supervisor *s)
+{
+	char dir[PATH_BUF];
+	const char *own[3];
+
+	own_paths(s, own, dir);
+	if (s->tally.denials)
+		print_header(stderr, s->tally.denials, s->own_denials,
+			     s->denials_unwritten, s->logpath, "");
+	print_tally(stderr, &s->tally, own);
 	if (s->sigsys == SUPERVISE_KILLED_BY_SIGSYS)
 		fprintf(stderr,
 			"cordon: the kernel killed the command with SIGSYS: "
@@ -189,6 +208,38 @@ void summary_print(struct supervisor *s)
 			SUPERVISE_SIGSYS_RULE);
 	else if (s->sigsys == SUPERVISE_EXIT_159)
 		fprintf(stderr, "cordon: %s\n", SUPERVISE_SIGSYS_RELAYED);
-	print_losses(s);
-	print_options(&s->tally, own);
+	print_losses(stderr, s);
+	print_options(stderr, &s->tally, own);
+}
+
+char *summary_of_call(const struct supervisor *s, struct tally *t,
+		      size_t own_denials, const char *session, uint32_t call)
+{
+	char dir[PATH_BUF], which[128];
+	const char *own[3];
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	if (!t || (!t->denials && !t->nunshimmed))
+		return NULL;
+	out = open_memstream(&text, &len);
+	if (!out)
+		return NULL;
+	own_paths(s, own, dir);
+	snprintf(which, sizeof(which), " (call %u of session %s)", call,
+		 session);
+	if (t->denials)
+		print_header(out, t->denials, own_denials, 0, s->logpath,
+			     which);
+	print_tally(out, t, own);
+	if (print_options(out, t, own))
+		fprintf(out, "cordon: a session's policy is its own from its "
+			     "start: start one with these options (cordon "
+			     "session start OPTIONS)\n");
+	if (fclose(out) != 0 || !len) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }

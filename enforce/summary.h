@@ -5,9 +5,21 @@
 #ifndef CORDON_SUMMARY_H
 #define CORDON_SUMMARY_H
 
+#include <stdint.h>
+
 #include "enforce/supervise.h"
 
 /* The end-of-run summary on stderr; nothing when there is nothing. */
 void summary_print(struct supervisor *s);
+
+/**
+ * summary_of_call - the summary of one call of a session, from its own
+ * tally @t (@own_denials of them the supervisor's): the lines a plain
+ * run prints at its end, naming the call, for the caller to print.
+ * The log's losses are the session's, said at its end.
+ * Return: the text (free() it), or NULL when there is nothing to say.
+ */
+char *summary_of_call(const struct supervisor *s, struct tally *t,
+		      size_t own_denials, const char *session, uint32_t call);
 
 #endif

@@ -293,6 +293,8 @@ static void keep_locked(struct supervisor *s, const char *buf, size_t len)
 	} else {
 		s->kept++;
 		tally_note(&s->tally, rec);
+		if (s->note)
+			s->note(s->tag_arg, rec, false);
 		if (log_line(s, line, len, &wrote) &&
 		    s->tally.denials > denials)
 			s->denials_unwritten++;
@@ -326,6 +328,8 @@ static void log_own(struct supervisor *s, json_t *rec, bool tally)
 
 		tally_note(&s->tally, rec);
 		s->own_denials += s->tally.denials - before;
+		if (s->note)
+			s->note(s->tag_arg, rec, true);
 	}
 	if (s->logfd >= 0)
 		log_line(s, line, len, &wrote);

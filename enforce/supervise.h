@@ -8,6 +8,7 @@
 #define CORDON_SUPERVISE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -60,6 +61,10 @@ struct supervisor {
 	 * written (the session, the call), or NULL */
 	void (*tag)(void *arg, json_t *rec);
 	void *tag_arg;
+	/* a session's: each record counted for the summary (@own: the
+	 * supervisor's), once tagged, under the log's lock (from the
+	 * broker's and the proxy's threads too), or NULL */
+	void (*note)(void *arg, json_t *rec, bool own);
 	struct tally tally; /* what the kept reports said; the last
 			     * member (supervise_prepare) */
 };

@@ -407,3 +407,12 @@ void tally_sort(struct tally *t)
 		qsort(t->groups[i].targets, t->groups[i].ntargets,
 		      sizeof(t->groups[i].targets[0]), by_count_target);
 }
+
+void tally_free(struct tally *t)
+{
+	for (size_t i = 0; i < t->noptions; i++) {
+		free(t->options[i].path);
+		free((char *)t->options[i].text);
+	}
+	t->noptions = 0;
+}

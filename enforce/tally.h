@@ -109,6 +109,10 @@ bool tally_is_own(const char *path, const char *const own[]);
  */
 char *tally_options(const struct tally *t, const char *const own[]);
 
+/* Free what the options of @t hold (a tally that does not live until
+ * the end: a session's call's). */
+void tally_free(struct tally *t);
+
 /* Put the groups, and the targets of each, most frequent first. */
 void tally_sort(struct tally *t);
 

@@ -14,6 +14,16 @@ skip() {
 	exit 77
 }
 
+# A test that calls a command or an assertion that is not there (a typo,
+# a helper never written) would go on and pass: it fails instead
+# (suite.sh reads the mark; bash runs this apart from the test's shell,
+# so its exit alone would not end the test).
+command_not_found_handle() {
+	echo "FAILED: no command '$1' in the test's shell"
+	echo "$1" >> "$T.notfound"
+	return 127
+}
+
 # cordon ARGS...: run cordon, keeping status, stdout and stderr.
 # $status, files $T/stdout and $T/stderr.
 cordon() {
@@ -68,6 +78,10 @@ assert_stdout_lacks() {
 
 assert_stderr_has() {
 	grep -q -- "$1" "$T/stderr" || { show; fail "stderr lacks '$1'"; }
+}
+
+assert_stderr_lacks() {
+	! grep -q -- "$1" "$T/stderr" || { show; fail "stderr has '$1'"; }
 }
 
 assert_stderr_lines() { # expected number of lines

@@ -26,9 +26,13 @@ def run(sock_path, argv, cwd, env=None):
         while b"\n" in buf:
             line, buf = buf.split(b"\n", 1)
             msg = json.loads(line)
+            if "line" in msg:               # the proxy refused a host
+                print(msg["line"], file=sys.stderr)
             if "exit" in msg:               # {"call": N} came first
                 if "error" in msg:
                     print("cordon:", msg["error"], file=sys.stderr)
+                # the call's denials, as a plain run ends with them
+                print(msg.get("summary", ""), end="", file=sys.stderr)
                 return msg["exit"]
 
 if __name__ == "__main__":

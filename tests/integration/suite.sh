@@ -36,6 +36,7 @@ for t in $(declare -F | awk '{print $3}' | grep '^test_' | sort); do
 		"$t"
 	) > "$T.log" 2>&1
 	rc=$?
+	[ ! -e "$T.notfound" ] || rc=1
 	case $rc in
 	0) passed=$((passed + 1)); echo "PASS [$label] $t" ;;
 	77) skipped=$((skipped + 1))
@@ -44,6 +45,6 @@ for t in $(declare -F | awk '{print $3}' | grep '^test_' | sort); do
 	   sed 's/^/    | /' "$T.log" | tail -n 30 ;;
 	esac
 	chmod -R u+rwX "$T" 2>/dev/null
-	rm -rf "$T" "$T.log"
+	rm -rf "$T" "$T.log" "$T.notfound"
 done
 echo "$passed $failed $skipped" > "$counts"

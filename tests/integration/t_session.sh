@@ -260,3 +260,76 @@ PY
 	assert_stdout_has '^ok$'
 	! pgrep -f "^sleep $tag" > /dev/null || fail "the command outlived Ctrl-C"
 }
+
+# A call ends as a plain run does: the summary of its own denials (not
+# the session's other calls'), with the options to allow them; pasted
+# as printed into a new session's start, the same call succeeds (the
+# file appears outside, with its content); the summary also comes
+# through the protocol, to the Python client.
+test_session_call_summary_and_its_option() {
+	session_start
+	srun -- sh -c 'echo one > "$0/refused"' "$T/out"
+	assert_status_not 0
+	srun -- sh -c 'echo two > "$0/again"; echo fine > ok' "$T/out"
+	assert_exists "$T/ws/ok"
+	assert_absent "$T/out/again"
+	assert_stderr_has "^cordon: 1 denial (call 2 of session $sid) reported by the command's processes (the shim), recorded in "
+	assert_stderr_has "^cordon:        1  $T/out/again; allow with --write $T/out$"
+	assert_stderr_lacks "/refused"
+	assert_stderr_has "^cordon: a session's policy is its own from its start"
+	local opt
+	opt=$(sed -n 's/^cordon: allow all of it with: //p' "$T/stderr")
+	[ "$opt" = "--write $T/out" ] || { show; fail "no option line: '$opt'"; }
+	# a call with nothing refused says nothing
+	srun -- sh -c 'echo quiet > ok2'
+	assert_status 0
+	[ ! -s "$T/stderr" ] || { show; fail "a clean call printed a summary"; }
+	# through the protocol
+	python3 "$HELPERS/session_client.py" "$sock" "$T/ws" \
+		sh -c 'echo three > "$0/third"' "$T/out" > "$T/stdout" 2> "$T/stderr"
+	assert_stderr_has "^cordon: 1 denial (call 4 of session $sid)"
+	assert_stderr_has "^cordon: allow all of it with: --write $T/out$"
+	assert_absent "$T/out/third"
+	# the option as printed, at a new session's start
+	# shellcheck disable=SC2086 # the option is pasted as printed
+	eval "session_start $opt"
+	srun -- sh -c 'echo two > "$0/again"' "$T/out"
+	assert_status 0
+	assert_content "$T/out/again" two
+	[ ! -s "$T/stderr" ] || { show; fail "the granted call printed denials"; }
+}
+
+# The proxy's refusal in a session: its line on the caller's stderr
+# (once per host and call), and in the call's summary; with the option
+# printed, at a new session's start, the origin serves the host.
+test_session_proxy_refusal_on_the_callers_stderr() {
+	origin_start
+	session_start --allow-host "allowed.cordon.test:$oport"
+	srun -- curl -sS -o /dev/null -w '%{http_code}\n' \
+		"http://other.cordon.test:$oport/index.txt" \
+		"http://other.cordon.test:$oport/index.txt"
+	assert_stdout_has 403
+	assert_stderr_has "^cordon: denied connect other.cordon.test:$oport \[proxy\] (a host no --allow-host names); allow with --allow-host other.cordon.test:$oport$"
+	[ "$(grep -c '^cordon: denied connect' "$T/stderr")" = 1 ] ||
+		{ show; fail "not one line for the host"; }
+	assert_stderr_has "^cordon: 2 denials (call 1 of session $sid) reported by cordon's supervisor (the broker, the proxy)"
+	assert_stderr_has "^cordon: allow all of it with: --allow-host other.cordon.test:$oport$"
+	[ "$(served other.cordon.test)" = 0 ] ||
+		fail "the origin served the name not allowed"
+	# the next call is told again: the lines are per call
+	srun -- curl -sS -o /dev/null "http://other.cordon.test:$oport/index.txt"
+	assert_stderr_has "^cordon: denied connect other.cordon.test:$oport "
+	# through the protocol
+	python3 "$HELPERS/session_client.py" "$sock" "$T/ws" \
+		curl -sS -o /dev/null "http://other.cordon.test:$oport/x" \
+		> "$T/stdout" 2> "$T/stderr"
+	assert_stderr_has "^cordon: denied connect other.cordon.test:$oport \[proxy\]"
+	local opt
+	opt=$(sed -n 's/^cordon: allow all of it with: //p' "$T/stderr")
+	eval "session_start --allow-host allowed.cordon.test:$oport $opt"
+	srun -- curl -sS "http://other.cordon.test:$oport/index.txt"
+	assert_status 0
+	assert_stdout_has "hello from the origin"
+	[ "$(served "other.cordon.test:$oport /index.txt")" = 1 ] ||
+		fail "the option printed did not let the name through"
+}

@@ -1,0 +1,143 @@
+/*
+ * session_note.c - what a call of a session says as a plain run would:
+ * the proxy's denial lines while it runs, and the summary of its own
+ * denials when it ends, both sent to its caller (who prints them on its
+ * stderr), never written by the supervisor to the caller's terminal or
+ * pipe (a reader that stops would hold up the whole session).
+ *
+ * The supervisor's loop, the broker's threads and the proxy's note each
+ * record here (supervise.h, "note"), once tagged with its call; a line
+ * is queued for the call, and the loop, woken by s->wake, sends it.
+ * s->mu guards each client's note and what the tag reads of a client.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "enforce/hostgate.h"
+#include "enforce/session_serve.h"
+#include "enforce/summary.h"
+
+/* A call's share of the records: its own tally (570 KB, touched only
+ * where a report needs it: calloc'd pages are the kernel's zero pages
+ * until then), and the proxy's lines, once per destination. */
+struct session_note {
+	struct tally tally;
+	size_t own; /* of tally.denials, the supervisor's */
+	size_t nsaid, npending;
+	char said[SESSION_LINES_KEPT][PROXY_DEST_MAX];
+	char pending[SESSION_LINES_KEPT][SESSION_NOTE_LINE];
+};
+
+static bool said_before(struct session_note *n, const char *dest)
+{
+	for (size_t i = 0; i < n->nsaid; i++)
+		if (strcmp(n->said[i], dest) == 0)
+			return true;
+	if (n->nsaid == SESSION_LINES_KEPT)
+		return true; /* past the lines kept: the summary says it */
+	snprintf(n->said[n->nsaid++], PROXY_DEST_MAX, "%s", dest);
+	return false;
+}
+
+/* A refusal of the proxy (conn_refuse()), which a plain run's
+ * supervisor says on its stderr: queued for the caller. */
+static void queue_line(struct session *s, struct session_note *n,
+		       const json_t *rec)
+{
+	const char *allow = json_string_value(json_object_get(rec, "allow"));
+	const char *dest =
+		json_string_value(json_object_get(rec, "destination"));
+	static const uint64_t one = 1;
+
+	if (!allow || strncmp(allow, "with --allow-host ", 18) != 0 ||
+	    !dest || n->npending == SESSION_LINES_KEPT ||
+	    said_before(n, dest))
+		return;
+	if (!hostgate_line(rec, n->pending[n->npending], SESSION_NOTE_LINE))
+		return;
+	n->npending++;
+	if (write(s->wake, &one, sizeof(one)) < 0)
+		(void)0; /* the counter is set already */
+}
+
+void session_note(void *arg, json_t *rec, bool own)
+{
+	struct session *s = arg;
+	json_int_t call = json_integer_value(json_object_get(rec, "call"));
+	struct client *k = NULL;
+	size_t before;
+
+	if (call <= 0 || s->c->policy.quiet)
+		return;
+	pthread_mutex_lock(&s->mu);
+	for (size_t i = 0; i < SESSION_CLIENTS_MAX && !k; i++)
+		if (s->clients[i].running && s->clients[i].call == call)
+			k = &s->clients[i];
+	if (k && !k->note) {
+		k->note = calloc(1, sizeof(*k->note));
+		if (k->note) {
+			tally_init(&k->note->tally);
+			k->note->tally.policy = &s->c->policy;
+		}
+	}
+	if (k && k->note) {
+		before = k->note->tally.denials;
+		tally_note(&k->note->tally, rec);
+		if (own)
+			k->note->own += k->note->tally.denials - before;
+		if (own && k->note->tally.denials > before)
+			queue_line(s, k->note, rec);
+	}
+	pthread_mutex_unlock(&s->mu);
+}
+
+void session_note_flush(struct session *s)
+{
+	char line[SESSION_NOTE_LINE + 1];
+	uint64_t count;
+	size_t len;
+
+	if (read(s->wake, &count, sizeof(count)) < 0 && errno != EAGAIN)
+		return;
+	for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++) {
+		struct client *k = &s->clients[i];
+
+		for (;;) {
+			pthread_mutex_lock(&s->mu);
+			len = 0;
+			if (k->note && k->note->npending) {
+				struct session_note *n = k->note;
+
+				len = strlen(n->pending[0]);
+				memcpy(line, n->pending[0], len + 1);
+				memmove(n->pending[0], n->pending[1],
+					--n->npending * SESSION_NOTE_LINE);
+			}
+			pthread_mutex_unlock(&s->mu);
+			if (!len)
+				break;
+			if (line[len - 1] == '\n')
+				line[--len] = '\0';
+			session_reply(k, json_pack("{s:s}", "line", line));
+		}
+	}
+}
+
+char *session_note_take(struct session *s, struct client *k)
+{
+	struct session_note *n;
+	char *text;
+
+	pthread_mutex_lock(&s->mu);
+	n = k->note;
+	k->note = NULL;
+	pthread_mutex_unlock(&s->mu);
+	if (!n)
+		return NULL;
+	text = summary_of_call(&s->sup, &n->tally, n->own, s->id, k->call);
+	tally_free(&n->tally);
+	free(n);
+	return text;
+}
