@@ -5,10 +5,17 @@
  * built, and granted alone (no /tmp, /var/tmp or $TMPDIR of the host);
  * it is removed after the run by the launcher, outside, once the PID
  * namespace is empty: nothing inside can race the removal, and it
- * never follows a symbolic link (nftw, FTW_PHYS).
+ * never follows a symbolic link (nftw, FTW_PHYS).  Its name carries
+ * the launcher's pid (a session's daemon's): a launcher killed before
+ * it could remove it (SIGKILL) leaves it behind, and the next ci run of
+ * the same user removes it, once that pid is gone (its sandbox went
+ * with it: pid 1 dies with its parent).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +39,51 @@ static const char *const fixed[] = {
 	NULL,
 };
 
+static int remove_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if (type == FTW_DP)
+		rmdir(path);
+	else
+		unlink(path);
+	return 0;
+}
+
+/* The ci dirs in @tmp ("cordon-ci.PID.XXXXXX") of this user whose
+ * launcher is gone: removed. */
+static void sweep(const char *tmp)
+{
+	char path[PATH_BUF];
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(tmp);
+	long pid;
+	char *end;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "cordon-ci.", 10) != 0)
+			continue;
+		errno = 0;
+		pid = strtol(e->d_name + 10, &end, 10);
+		if (errno || *end != '.' || pid <= 0 || pid == getpid() ||
+		    kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) <
+			    0 ||
+		    !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name) <
+		    (int)sizeof(path))
+			nftw(path, remove_one, 16,
+			     FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	}
+	closedir(d);
+}
+
 int modes_prepare(const struct cli *c, char *err, size_t errlen)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -42,8 +94,9 @@ int modes_prepare(const struct cli *c, char *err, size_t errlen)
 		return 0;
 	if (!tmp || tmp[0] != '/')
 		tmp = "/tmp";
-	if (snprintf(ci_dir, sizeof(ci_dir), "%s/cordon-ci.XXXXXX", tmp) >=
-	    (int)sizeof(ci_dir))
+	sweep(tmp);
+	if (snprintf(ci_dir, sizeof(ci_dir), "%s/cordon-ci.%ld.XXXXXX", tmp,
+		     (long)getpid()) >= (int)sizeof(ci_dir))
 		ret = -ENAMETOOLONG;
 	else if (!mkdtemp(ci_dir))
 		ret = -errno;
@@ -101,18 +154,6 @@ char **modes_environ(struct cli *c)
 	    (c->policy.env_names[c->policy.nenv_names] = strdup("CI")))
 		c->policy.nenv_names++;
 	return out;
-}
-
-static int remove_one(const char *path, const struct stat *st, int type,
-		      struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type == FTW_DP)
-		rmdir(path);
-	else
-		unlink(path);
-	return 0;
 }
 
 void modes_cleanup(void)

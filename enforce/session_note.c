@@ -51,9 +51,8 @@ static void queue_line(struct session *s, struct session_note *n,
 		json_string_value(json_object_get(rec, "destination"));
 	static const uint64_t one = 1;
 
-	if (!allow || strncmp(allow, "with --allow-host ", 18) != 0 ||
-	    !dest || n->npending == SESSION_LINES_KEPT ||
-	    said_before(n, dest))
+	if (!allow || strncmp(allow, "with --allow-host ", 18) != 0 || !dest ||
+	    n->npending == SESSION_LINES_KEPT || said_before(n, dest))
 		return;
 	if (!hostgate_line(rec, n->pending[n->npending], SESSION_NOTE_LINE))
 		return;

@@ -333,3 +333,31 @@ test_session_proxy_refusal_on_the_callers_stderr() {
 	[ "$(served "other.cordon.test:$oport /index.txt")" = 1 ] ||
 		fail "the option printed did not let the name through"
 }
+
+# A ci session whose daemon is killed (SIGKILL: nothing of it runs to
+# clean up) leaves its fresh temp dir behind; the next ci run of the
+# same user removes it, and never the temp dir of a session alive.
+test_session_ci_dir_of_a_killed_daemon_is_swept() {
+	local dpid dir live
+	session_start -m ci
+	dpid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pid"])' "$T/start.json")
+	dir=$(python3 -c 'import json,sys
+print([w for w in json.load(open(sys.argv[1]))["policy"]["writable"] if "/cordon-ci." in w][0])' "$T/start.json")
+	srun -- sh -c 'echo left > "$TMPDIR/file"'
+	assert_status 0
+	assert_content "$dir/tmp/file" left
+	kill -KILL "$dpid"
+	while kill -0 "$dpid" 2> /dev/null; do sleep 0.05; done
+	assert_exists "$dir/tmp/file"
+	# another ci session, alive while the sweep runs
+	session_start -m ci
+	live=$(python3 -c 'import json,sys
+print([w for w in json.load(open(sys.argv[1]))["policy"]["writable"] if "/cordon-ci." in w][0])' "$T/start.json")
+	[ "$live" != "$dir" ] || fail "the same dir twice"
+	srun -- sh -c 'echo mine > "$TMPDIR/kept"'
+	assert_absent "$dir"
+	cordon -m ci -q -- true
+	assert_status 0
+	assert_absent "$dir"
+	assert_content "$live/tmp/kept" mine
+}
