@@ -39,13 +39,14 @@ static const struct field {
 	enum kind kind;
 	enum group group;
 } fields[] = {
-	{ "time", K_TIME, G_ALL },	 { "pid", K_PID, G_ALL },
-	{ "ppid", K_PID, G_ALL },	 { "program", K_TEXT, G_ALL },
-	{ "operation", K_NAME, G_ALL },	 { "destination", K_TEXT, G_NET },
-	{ "path", K_TEXT, G_PATH },	 { "resolved", K_TEXT, G_PATH },
-	{ "need", K_NEED, G_PATH },	 { "peer", K_TEXT, G_ANY },
-	{ "verdict", K_VERDICT, G_ALL }, { "rule", K_TEXT, G_ALL },
-	{ "allow", K_TEXT, G_ANY },	 { "layer", K_LAYER, G_ALL },
+	{ "time", K_TIME, G_ALL },	  { "pid", K_PID, G_ALL },
+	{ "ppid", K_PID, G_ALL },	  { "pgid", K_PID, G_ANY },
+	{ "program", K_TEXT, G_ALL },	  { "operation", K_NAME, G_ALL },
+	{ "destination", K_TEXT, G_NET }, { "path", K_TEXT, G_PATH },
+	{ "resolved", K_TEXT, G_PATH },	  { "need", K_NEED, G_PATH },
+	{ "peer", K_TEXT, G_ANY },	  { "verdict", K_VERDICT, G_ALL },
+	{ "rule", K_TEXT, G_ALL },	  { "allow", K_TEXT, G_ANY },
+	{ "layer", K_LAYER, G_ALL },
 };
 
 #define NFIELDS (sizeof(fields) / sizeof(fields[0]))

@@ -232,6 +232,8 @@ static void daemon_main(struct session *s, int ready)
 	s->sup.tag = session_tag;
 	s->sup.tag_arg = s;
 	s->sup.note = session_note;
+	/* each report's sender, the kernel's word: its call */
+	supervise_want_creds(&s->sup);
 	s->sup.tally.policy = &s->c->policy;
 	if (make_sandbox(s))
 		_exit(EXIT_CORDON);

@@ -9,8 +9,16 @@
  * record here (supervise.h, "note"), once tagged with its call; a line
  * is queued for the call, and the loop, woken by s->wake, sends it.
  * s->mu guards each client's note and what the tag reads of a client.
+ *
+ * Which call a record is of (session_tag()): the one whose command is
+ * the report's sender or its ancestor, or leads its process group, by
+ * the kernel's word on the sender (SO_PASSCRED) and /proc; a record the
+ * kernel did not vouch for (the broker's, the proxy's) goes by the pid
+ * it names, or to the one call running.
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -139,4 +147,140 @@ char *session_note_take(struct session *s, struct client *k)
 	tally_free(&n->tally);
 	free(n);
 	return text;
+}
+
+/* From /proc/@pid/stat (as this process sees pids): its parent and its
+ * process group.  false when it is gone. */
+static bool proc_stat(pid_t pid, pid_t *ppid, pid_t *pgrp)
+{
+	char path[64], buf[1024], *p;
+	int fd, a, b;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	/* "PID (COMM) S PPID PGRP ...": COMM may hold anything, ')' too */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %d %d", &a, &b) != 2)
+		return false;
+	*ppid = a;
+	*pgrp = b;
+	return true;
+}
+
+/* The pid, as this process sees it, of pid 1's child whose pid in the
+ * namespace is @ns_pid, or 0. */
+static pid_t host_pid_of(struct session *s, pid_t ns_pid)
+{
+	char path[96], buf[4096], *tok, *save = NULL;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)s->pid1,
+		 (int)s->pid1);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	for (tok = strtok_r(buf, " \n", &save); tok;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		char st[96], line[4096], *ns, *last;
+		pid_t child = (pid_t)atoi(tok);
+
+		snprintf(st, sizeof(st), "/proc/%d/status", (int)child);
+		fd = open(st, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, line, sizeof(line) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		line[n] = '\0';
+		ns = strstr(line, "\nNSpid:");
+		if (!ns)
+			continue;
+		ns[strcspn(ns + 1, "\n") + 1] = '\0';
+		last = strrchr(ns, '\t');
+		if (last && atoi(last + 1) == ns_pid)
+			return child;
+	}
+	return 0;
+}
+
+/* The running call whose command is @pid, or one of its ancestors, or
+ * leads its process group (an orphan of the call's, reparented to pid
+ * 1, keeps it); pids as this process sees them, the kernel's word
+ * (SO_PASSCRED), never the record's.  With s->mu held. */
+static struct client *call_of_sender(struct session *s, pid_t pid)
+{
+	pid_t ppid, pgrp;
+
+	for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++) {
+		struct client *k = &s->clients[i];
+
+		if (k->running && k->pid && !k->host_pid)
+			k->host_pid = host_pid_of(s, k->pid);
+	}
+	for (int depth = 0; depth < 64 && pid > 1 && pid != s->pid1; depth++) {
+		if (!proc_stat(pid, &ppid, &pgrp))
+			return NULL;
+		for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++) {
+			struct client *k = &s->clients[i];
+
+			if (k->running && k->host_pid &&
+			    (k->host_pid == pid || k->host_pid == pgrp))
+				return k;
+		}
+		pid = ppid;
+	}
+	return NULL;
+}
+
+void session_tag(void *arg, json_t *rec)
+{
+	struct session *s = arg;
+	json_int_t pid = json_integer_value(json_object_get(rec, "pid"));
+	json_int_t ppid = json_integer_value(json_object_get(rec, "ppid"));
+	json_int_t pgid = json_integer_value(json_object_get(rec, "pgid"));
+	struct client *only = NULL, *k;
+	size_t running = 0;
+
+	json_object_set_new(rec, "session", json_string(s->id));
+	pthread_mutex_lock(&s->mu);
+	k = s->sup.sender > 0 ? call_of_sender(s, s->sup.sender) : NULL;
+	if (k) {
+		json_object_set_new(rec, "call", json_integer(k->call));
+		pthread_mutex_unlock(&s->mu);
+		return;
+	}
+	for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++) {
+		k = &s->clients[i];
+		if (!k->running)
+			continue;
+		running++;
+		only = k;
+		/* a sender gone before its report was read, or a report the
+		 * kernel did not vouch for: its own claim */
+		if (k->pid &&
+		    (k->pid == pid || k->pid == ppid || k->pid == pgid)) {
+			only = k;
+			running = 1;
+			break;
+		}
+	}
+	/* the one call that runs: its descendants' records are its own */
+	if (running == 1)
+		json_object_set_new(rec, "call", json_integer(only->call));
+	pthread_mutex_unlock(&s->mu);
 }

@@ -497,31 +497,3 @@ void session_end(struct session *s)
 		drop(s, stopper);
 	}
 }
-
-void session_tag(void *arg, json_t *rec)
-{
-	struct session *s = arg;
-	json_int_t pid = json_integer_value(json_object_get(rec, "pid"));
-	json_int_t ppid = json_integer_value(json_object_get(rec, "ppid"));
-	struct client *only = NULL, *k;
-	size_t running = 0;
-
-	json_object_set_new(rec, "session", json_string(s->id));
-	pthread_mutex_lock(&s->mu);
-	for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++) {
-		k = &s->clients[i];
-		if (!k->running)
-			continue;
-		running++;
-		only = k;
-		if (k->pid && (k->pid == pid || k->pid == ppid)) {
-			only = k;
-			running = 1;
-			break;
-		}
-	}
-	/* the one call that runs: its descendants' records are its own */
-	if (running == 1)
-		json_object_set_new(rec, "call", json_integer(only->call));
-	pthread_mutex_unlock(&s->mu);
-}

@@ -26,9 +26,11 @@ struct session_note;
 struct client {
 	int fd; /* -1: gone (its call may still run) */
 	struct session_line line;
-	uint32_t call; /* 0: none */
-	bool running;  /* its call has not ended */
-	pid_t pid;     /* the call's, in the namespace (pid 1's word) */
+	uint32_t call;	/* 0: none */
+	bool running;	/* its call has not ended */
+	pid_t pid;	/* the call's, in the namespace (pid 1's word) */
+	pid_t host_pid; /* the same process as this process sees it, once
+			 * found (session_tag()), or 0 */
 	struct session_note *note; /* its call's records (session_note.c) */
 };
 

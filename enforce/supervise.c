@@ -304,10 +304,13 @@ static void keep_locked(struct supervisor *s, const char *buf, size_t len)
 	json_decref(rec);
 }
 
-static void keep(struct supervisor *s, const char *buf, size_t len)
+static void keep(struct supervisor *s, const char *buf, size_t len,
+		 pid_t sender)
 {
 	pthread_mutex_lock(&writing);
+	s->sender = sender;
 	keep_locked(s, buf, len);
+	s->sender = 0;
 	pthread_mutex_unlock(&writing);
 }
 
@@ -318,11 +321,11 @@ static void log_own(struct supervisor *s, json_t *rec, bool tally)
 	size_t len = 0, wrote;
 	char *line;
 
+	/* tagged under the lock: s->sender is a report's meanwhile */
+	pthread_mutex_lock(&writing);
 	if (rec && s->tag)
 		s->tag(s->tag_arg, rec);
 	line = rec ? record_dump(rec, &len) : NULL;
-
-	pthread_mutex_lock(&writing);
 	if (tally && rec) {
 		size_t before = s->tally.denials;
 
@@ -351,20 +354,69 @@ void supervise_broker_record(void *arg, json_t *rec)
 /* What is queued, a batch at most: a sender that never stops (the
  * command's orphan, outside a PID namespace) cannot hold the
  * supervisor here. */
+/* One datagram into @buf, and with creds, its sender's pid in @pid
+ * (0 when the kernel said none). */
+static ssize_t receive(struct supervisor *s, char *buf, size_t cap, pid_t *pid)
+{
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(struct ucred))];
+	} ctl;
+	struct iovec iov = { buf, cap };
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct ucred uc;
+	ssize_t n;
+
+	*pid = 0;
+	if (!s->creds)
+		return recv(s->sock, buf, cap, MSG_TRUNC);
+	mh.msg_control = ctl.space;
+	mh.msg_controllen = sizeof(ctl.space);
+	n = recvmsg(s->sock, &mh, MSG_TRUNC | MSG_CMSG_CLOEXEC);
+	for (struct cmsghdr *c = n >= 0 ? CMSG_FIRSTHDR(&mh) : NULL; c;
+	     c = CMSG_NXTHDR(&mh, c))
+		if (c->cmsg_level == SOL_SOCKET &&
+		    c->cmsg_type == SCM_CREDENTIALS &&
+		    c->cmsg_len == CMSG_LEN(sizeof(uc))) {
+			memcpy(&uc, CMSG_DATA(c), sizeof(uc));
+			*pid = uc.pid;
+		} else if (c->cmsg_level == SOL_SOCKET &&
+			   c->cmsg_type == SCM_RIGHTS) {
+			/* descriptors sent along: not wanted */
+			int *fd = (int *)(void *)CMSG_DATA(c);
+			size_t nfd = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+			for (size_t i = 0; i < nfd; i++)
+				close(fd[i]);
+		}
+	return n;
+}
+
 void supervise_drain(struct supervisor *s)
 {
 	static char buf[RECORD_DATAGRAM_MAX];
 	ssize_t n;
+	pid_t pid;
 
 	for (int i = 0; i < DRAIN_BATCH; i++) {
 		/* MSG_TRUNC: the datagram's real length, to refuse a cut one */
-		n = recv(s->sock, buf, sizeof(buf), MSG_TRUNC);
+		n = receive(s, buf, sizeof(buf), &pid);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			break;
-		keep(s, buf, (size_t)n);
+		keep(s, buf, (size_t)n, pid);
 	}
+}
+
+int supervise_want_creds(struct supervisor *s)
+{
+	int on = 1;
+
+	if (setsockopt(s->sock, SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0)
+		return -errno;
+	s->creds = true;
+	return 0;
 }
 
 static int exit_status(int st)

@@ -65,6 +65,11 @@ struct supervisor {
 	 * supervisor's), once tagged, under the log's lock (from the
 	 * broker's and the proxy's threads too), or NULL */
 	void (*note)(void *arg, json_t *rec, bool own);
+	/* a session's: the kernel's word on each report's sender
+	 * (SO_PASSCRED), its pid as this process sees it in @sender while
+	 * the report is tagged and noted; 0 for the supervisor's own */
+	bool creds;
+	pid_t sender;
 	struct tally tally; /* what the kept reports said; the last
 			     * member (supervise_prepare) */
 };
@@ -93,6 +98,9 @@ int supervise_wait(struct supervisor *s, pid_t pid);
 /* Read what the shims have sent (a batch at most), as supervise_wait()
  * does: for a supervisor that polls the socket itself (a session). */
 void supervise_drain(struct supervisor *s);
+
+/* Ask the kernel for each report's sender (a session's tag). */
+int supervise_want_creds(struct supervisor *s);
 
 /* A record of what the log lacks of the command's reports (dropped over
  * the limits, rejected), when anything; supervise_wait() writes it at

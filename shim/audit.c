@@ -93,9 +93,14 @@ static void send_unix(const char *path, const char *rec, size_t len)
 	 * but never hang the program on a launcher that stopped reading. */
 	syscall(SYS_setsockopt, fd, SOL_SOCKET, SO_SNDTIMEO, &timeout,
 		sizeof(timeout));
-	while (syscall(SYS_sendto, fd, rec, len, 0, &sa, sizeof(sa)) < 0 &&
-	       errno == EINTR)
-		;
+	/* connected, then sent with no address: the send is this
+	 * process's own, not the broker's on its behalf (a sendto with an
+	 * address is brokered), so the kernel names this process as the
+	 * sender to the launcher (a session's call, by SO_PASSCRED) */
+	if (syscall(SYS_connect, fd, &sa, sizeof(sa)) == 0)
+		while (syscall(SYS_sendto, fd, rec, len, 0, NULL, 0) < 0 &&
+		       errno == EINTR)
+			;
 	syscall(SYS_close, fd);
 }
 
@@ -149,6 +154,7 @@ void audit_record(const struct op *op, const char *resolved, const char *rule,
 	put_time(&sb);
 	put_number(&sb, "pid", (unsigned long)syscall(SYS_getpid));
 	put_number(&sb, "ppid", (unsigned long)syscall(SYS_getppid));
+	put_number(&sb, "pgid", (unsigned long)syscall(SYS_getpgid, 0));
 	put_field(&sb, "program", exe, cap[T_PROGRAM]);
 	sb.cap = RECORD_MAX;
 	put_field(&sb, "operation", op->name, NAME_MAX_);

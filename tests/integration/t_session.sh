@@ -361,3 +361,32 @@ print([w for w in json.load(open(sys.argv[1]))["policy"]["writable"] if "/cordon
 	assert_absent "$dir"
 	assert_content "$live/tmp/kept" mine
 }
+
+# Two calls at once, each with a grandchild refused (a subshell's
+# child: neither the call's command nor its child): each record is
+# tagged with its own call, by the kernel's word on who sent it; and
+# each call's summary names its own path only.
+test_session_overlapping_calls_tagged_each_its_own() {
+	session_start --log "$T/audit.jsonl"
+	"$CORDON" run --session "$sid" -- \
+		sh -c 'sleep 1.5; (touch "$0/from-a"; true); true' "$T/out" \
+		> "$T/a.out" 2> "$T/a.err" &
+	local apid=$!
+	sleep 0.5
+	srun -- sh -c '(touch "$0/from-b"; true); sleep 1.5; true' "$T/out"
+	wait "$apid"
+	assert_absent "$T/out/from-a"
+	assert_absent "$T/out/from-b"
+	python3 -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+def calls(name):
+    return sorted({r.get("call") for r in recs if r.get("path", "").endswith(name)})
+assert calls("/from-a") == [1], (calls("/from-a"), recs)
+assert calls("/from-b") == [2], (calls("/from-b"), recs)' "$T/audit.jsonl" ||
+		fail "the records are not each its own call's"
+	grep -q "(call 1 of session $sid)" "$T/a.err" || { cat "$T/a.err"; fail "no summary for call 1"; }
+	grep -q "from-a" "$T/a.err" || fail "call 1's summary lacks its path"
+	! grep -q "from-b" "$T/a.err" || fail "call 1's summary names call 2's path"
+	assert_stderr_has "(call 2 of session $sid)"
+	assert_stderr_lacks "from-a"
+}
