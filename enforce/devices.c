@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "enforce/devices.h"
+#include "enforce/procfs.h"
 #include "shim/core/path.h"
 #include "enforce/policy_edit.h"
 
@@ -60,23 +61,9 @@ static bool has_console_root(const struct policy *p)
  * 0 when there is none. */
 static dev_t ctty(void)
 {
-	char buf[512], *s;
-	unsigned long long dev = 0;
-	ssize_t n;
-	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+	struct procfs_stat st;
 
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	/* after "pid (comm)": state ppid pgrp session tty_nr */
-	s = strrchr(buf, ')');
-	if (!s || sscanf(s + 1, " %*c %*d %*d %*d %llu", &dev) != 1)
-		return 0;
-	return (dev_t)dev;
+	return procfs_stat(0, &st) == 0 ? (dev_t)st.tty : 0;
 }
 
 /* Which of 0, 1, 2 is the controlling terminal itself (the node in

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "enforce/hostgate.h"
+#include "enforce/procfs.h"
 #include "enforce/session_serve.h"
 #include "enforce/summary.h"
 
@@ -149,39 +150,13 @@ char *session_note_take(struct session *s, struct client *k)
 	return text;
 }
 
-/* From /proc/@pid/stat (as this process sees pids): its parent and its
- * process group.  false when it is gone. */
-static bool proc_stat(pid_t pid, pid_t *ppid, pid_t *pgrp)
-{
-	char path[64], buf[1024], *p;
-	int fd, a, b;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	/* "PID (COMM) S PPID PGRP ...": COMM may hold anything, ')' too */
-	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %d %d", &a, &b) != 2)
-		return false;
-	*ppid = a;
-	*pgrp = b;
-	return true;
-}
-
 /* The pid, as this process sees it, of pid 1's child whose pid in the
  * namespace is @ns_pid, or 0. */
 static pid_t host_pid_of(struct session *s, pid_t ns_pid)
 {
-	char path[96], buf[4096], *tok, *save = NULL;
+	char path[96], buf[4096], *tok, *save = NULL, *end;
 	ssize_t n;
-	int fd;
+	int fd, levels;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)s->pid1,
 		 (int)s->pid1);
@@ -195,25 +170,11 @@ static pid_t host_pid_of(struct session *s, pid_t ns_pid)
 	buf[n] = '\0';
 	for (tok = strtok_r(buf, " \n", &save); tok;
 	     tok = strtok_r(NULL, " \n", &save)) {
-		char st[96], line[4096], *ns, *last;
-		pid_t child = (pid_t)atoi(tok);
+		long child = strtol(tok, &end, 10);
 
-		snprintf(st, sizeof(st), "/proc/%d/status", (int)child);
-		fd = open(st, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, line, sizeof(line) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		line[n] = '\0';
-		ns = strstr(line, "\nNSpid:");
-		if (!ns)
-			continue;
-		ns[strcspn(ns + 1, "\n") + 1] = '\0';
-		last = strrchr(ns, '\t');
-		if (last && atoi(last + 1) == ns_pid)
-			return child;
+		if (!*end && child > 0 &&
+		    procfs_ns_pid((pid_t)child, &levels) == ns_pid)
+			return (pid_t)child;
 	}
 	return 0;
 }
@@ -224,7 +185,7 @@ static pid_t host_pid_of(struct session *s, pid_t ns_pid)
  * (SO_PASSCRED), never the record's.  With s->mu held. */
 static struct client *call_of_sender(struct session *s, pid_t pid)
 {
-	pid_t ppid, pgrp;
+	struct procfs_stat st;
 
 	for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++) {
 		struct client *k = &s->clients[i];
@@ -233,16 +194,16 @@ static struct client *call_of_sender(struct session *s, pid_t pid)
 			k->host_pid = host_pid_of(s, k->pid);
 	}
 	for (int depth = 0; depth < 64 && pid > 1 && pid != s->pid1; depth++) {
-		if (!proc_stat(pid, &ppid, &pgrp))
+		if (procfs_stat(pid, &st) < 0)
 			return NULL;
 		for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++) {
 			struct client *k = &s->clients[i];
 
 			if (k->running && k->host_pid &&
-			    (k->host_pid == pid || k->host_pid == pgrp))
+			    (k->host_pid == pid || k->host_pid == st.pgrp))
 				return k;
 		}
-		pid = ppid;
+		pid = st.ppid;
 	}
 	return NULL;
 }

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "enforce/gitguard.h"
+#include "enforce/procfs.h"
 #include "enforce/record.h"
 #include "enforce/roots.h"
 #include "enforce/spawn.h"
@@ -449,26 +450,10 @@ static void handle_signals(void)
  */
 static bool is_ns_init(pid_t pid)
 {
-	char path[64], buf[4096], *line, *last;
-	ssize_t n;
-	int fd;
+	int levels;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return false;
-	buf[n] = '\0';
-	line = strstr(buf, "\nNSpid:");
-	if (!line)
-		return false;
-	line[strcspn(line + 1, "\n") + 1] = '\0';
-	last = strrchr(line, '\t');
 	/* "NSpid:\tOUTER\t1": two levels at least, 1 in the innermost */
-	return last && last != strchr(line, '\t') && strcmp(last, "\t1") == 0;
+	return procfs_ns_pid(pid, &levels) == 1 && levels >= 2;
 }
 
 /*

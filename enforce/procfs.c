@@ -1,0 +1,75 @@
+/*
+ * procfs.c - what the launcher reads of a process in /proc (procfs.h).
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "enforce/procfs.h"
+
+/* /proc/@pid/@what (@pid 0: self) into @buf, NUL-ended; its length,
+ * or -1. */
+static ssize_t slurp(pid_t pid, const char *what, char *buf, size_t cap)
+{
+	char path[64];
+	ssize_t n;
+	int fd;
+
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%d/%s", (int)pid, what);
+	else
+		snprintf(path, sizeof(path), "/proc/self/%s", what);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, cap - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return n;
+}
+
+int procfs_stat(pid_t pid, struct procfs_stat *out)
+{
+	char buf[1024], *p;
+	int ppid, pgrp;
+
+	if (slurp(pid, "stat", buf, sizeof(buf)) < 0)
+		return -1;
+	/* "PID (COMM) S PPID PGRP SESSION TTY_NR ...": COMM may hold
+	 * anything, ')' too: the fields follow the last one */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %d %d %*d %llu", &ppid, &pgrp,
+			 &out->tty) != 3)
+		return -1;
+	out->ppid = ppid;
+	out->pgrp = pgrp;
+	return 0;
+}
+
+pid_t procfs_ns_pid(pid_t pid, int *levels)
+{
+	char buf[4096], *line, *tok, *save = NULL;
+	long v = -1;
+
+	*levels = 0;
+	if (slurp(pid, "status", buf, sizeof(buf)) < 0)
+		return -1;
+	line = strstr(buf, "\nNSpid:");
+	if (!line)
+		return -1;
+	line[strcspn(line + 1, "\n") + 1] = '\0';
+	for (tok = strtok_r(line + 7, " \t", &save); tok;
+	     tok = strtok_r(NULL, " \t", &save)) {
+		char *end;
+
+		v = strtol(tok, &end, 10);
+		if (*end || v < 0)
+			return -1;
+		++*levels;
+	}
+	return *levels ? (pid_t)v : -1;
+}

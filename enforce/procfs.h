@@ -1,0 +1,25 @@
+/*
+ * procfs.h - what the launcher reads of a process in /proc (procfs.c):
+ * its parent, process group and terminal from "stat", its pid in its
+ * innermost PID namespace from "status".  Pids as this process sees
+ * them; a process gone is an error, never a guess.
+ */
+#ifndef CORDON_PROCFS_H
+#define CORDON_PROCFS_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct procfs_stat {
+	pid_t ppid, pgrp;
+	unsigned long long tty; /* tty_nr: the controlling terminal */
+};
+
+/* /proc/@pid/stat (@pid 0: this process's).  Return: 0, or -1. */
+int procfs_stat(pid_t pid, struct procfs_stat *out);
+
+/* @pid's pid in its innermost PID namespace ("NSpid:"'s last), and in
+ * *@levels how many namespaces it is in.  Return: it, or -1. */
+pid_t procfs_ns_pid(pid_t pid, int *levels);
+
+#endif
