@@ -42,8 +42,8 @@ int procfs_stat(pid_t pid, struct procfs_stat *out)
 	/* "PID (COMM) S PPID PGRP SESSION TTY_NR ...": COMM may hold
 	 * anything, ')' too: the fields follow the last one */
 	p = strrchr(buf, ')');
-	if (!p || sscanf(p + 1, " %*c %d %d %*d %llu", &ppid, &pgrp,
-			 &out->tty) != 3)
+	if (!p ||
+	    sscanf(p + 1, " %*c %d %d %*d %llu", &ppid, &pgrp, &out->tty) != 3)
 		return -1;
 	out->ppid = ppid;
 	out->pgrp = pgrp;

@@ -196,13 +196,16 @@ static int net_option(struct tally *t, json_t *record)
 	if (strncmp(allow, "with --allow-host ", 18) == 0)
 		return host_option(t, allow + 18);
 	for (size_t i = 0; i < 2; i++) {
-		size_t n = strlen(kinds[i].prefix);
-		const char *d = allow + n;
-		size_t digits = strspn(d, "0123456789");
+		size_t n = strlen(kinds[i].prefix), digits;
+		const char *d;
 
-		if (strncmp(allow, kinds[i].prefix, n) != 0 || !digits ||
-		    digits > 5 || d[digits] || (digits > 1 && d[0] == '0') ||
-		    strtoul(d, NULL, 10) > 65535)
+		/* the prefix first: a shorter text ends before allow + n */
+		if (strncmp(allow, kinds[i].prefix, n) != 0)
+			continue;
+		d = allow + n;
+		digits = strspn(d, "0123456789");
+		if (!digits || digits > 5 || d[digits] ||
+		    (digits > 1 && d[0] == '0') || strtoul(d, NULL, 10) > 65535)
 			continue;
 		o.kind = kinds[i].kind;
 		o.port = (unsigned int)strtoul(d, NULL, 10);

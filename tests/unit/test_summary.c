@@ -264,6 +264,19 @@ Test(options, ports_in_one_list_and_net_implies_them)
 				      "443,80 --bind 8000\n");
 }
 
+/* A text shorter than a prefix ("", "with"): the port is read after a
+ * prefix that is there only (fuzz_record: it was read past the end of
+ * a record's short "allow"). */
+Test(options, a_short_allow_is_no_option)
+{
+	net_denial("x", "");
+	net_denial("x", "with");
+	net_denial("x", "with --bind");
+	summary_print(&s);
+	cr_assert_str_eq(last_line(),
+			 "cordon:        3  x; no option allows this\n");
+}
+
 Test(options, net_implies_every_port)
 {
 	net_denial("127.0.0.1:443", "with --connect 443");
