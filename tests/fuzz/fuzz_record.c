@@ -48,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		tally_init(&tally);
 	}
 	if (rec) {
-		const char *path = json_string_value(json_object_get(rec, "path"));
+		const char *path =
+			json_string_value(json_object_get(rec, "path"));
 		char esc[4 * 300 + 1];
 
 		line = record_dump(rec, &len);

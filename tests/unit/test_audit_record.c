@@ -22,9 +22,9 @@ static void has_exactly(json_t *r, const char *const *keys)
 Test(report, the_record_is_one_json_line_of_the_documented_fields)
 {
 	static const char *const keys[] = {
-		"time",	 "pid",	     "ppid", "program", "operation",
-		"path",	 "resolved", "need", "verdict", "rule",
-		"allow", "layer",    NULL,
+		"time",	     "pid",   "ppid",	  "pgid", "program",
+		"operation", "path",  "resolved", "need", "verdict",
+		"rule",	     "allow", "layer",	  NULL,
 	};
 	struct op op = op_of("open64", RIGHT_W, "../ro/new");
 	char exe[PATH_BUF], want[1024];
@@ -49,6 +49,8 @@ Test(report, the_record_is_one_json_line_of_the_documented_fields)
 		  "time %f outside [%ld, %ld]", t, (long)before, (long)after);
 	cr_assert_eq(json_integer_value(json_object_get(r, "pid")), getpid());
 	cr_assert_eq(json_integer_value(json_object_get(r, "ppid")), getppid());
+	cr_assert_eq(json_integer_value(json_object_get(r, "pgid")),
+		     getpgid(0));
 	cr_assert_str_eq(str(r, "program"), exe);
 	cr_assert_str_eq(str(r, "operation"), "open64");
 	cr_assert_str_eq(str(r, "path"), "../ro/new");
@@ -70,8 +72,9 @@ Test(report, the_record_is_one_json_line_of_the_documented_fields)
 Test(report, a_network_record_names_the_destination_not_a_path)
 {
 	static const char *const keys[] = {
-		"time",	       "pid",	  "ppid", "program", "operation",
-		"destination", "verdict", "rule", "layer",   NULL,
+		"time",	   "pid",	"ppid",	       "pgid",
+		"program", "operation", "destination", "verdict",
+		"rule",	   "layer",	NULL,
 	};
 	struct op op = op_of("connect", 0, NULL);
 	json_t *r;
