@@ -370,6 +370,22 @@ if "$B/bench/sessioncost" "$CORDON" 50 >"$B/bench/session.shim" &&
 						v[i, "bare"], v[i, "protocol"], v[i, "protocol"] / v[i, "bare"] }' \
 		"$B/bench/session.shim" "$B/bench/session.noshim" \
 		"$B/bench/session.py.shim" "$B/bench/session.py.noshim" >"$SESSION"
+	# Their targets, with floors: the supervisor's relay and pid 1's
+	# spawn alone (the protocol --no-shim) times what loading any
+	# library costs a process (exec-heavy's "any preload"); for `cordon
+	# run`, the client's own start on top (run minus protocol, both
+	# --no-shim, against the same bare).
+	awk -v pre="$(r exec preload)" '
+		FNR == 1 { f++ } { v[f, $1] = $2 }
+		function t(n, m, l, fl) {
+			printf "| %s | %.2fx | %.2fx | %.2fx | %s |\n", n, m, l, fl,
+				m <= l ? "met" : sprintf("missed by %.0f%%", (m / l - 1) * 100) }
+		END {
+			relay = v[2, "protocol"] / v[2, "bare"]
+			client = (v[2, "run"] - v[2, "protocol"]) / v[2, "bare"]
+			t("session, cordon run --session: / bare", v[1, "run"] / v[1, "bare"], 2, client + relay * pre)
+			t("session, the protocol: / bare", v[1, "protocol"] / v[1, "bare"], 1.2, relay * pre) }' \
+		"$B/bench/session.shim" "$B/bench/session.noshim" >>"$TARGETS"
 else
 	echo "(not measured: sessioncost failed)" >"$SESSION"
 fi
