@@ -176,7 +176,8 @@ schema_kinds() {
 # A run of each kind appends to one log: a path denial, network
 # denials (a connection, a socket), the exec of a static binary (and what it planted in .git,
 # moved aside after the run), exit 159 relayed, junk on the report
-# socket, what learn records, and a SIGSYS kill seen by the kernel.
+# socket, what learn records, the broker's and the proxy's refusals,
+# and a SIGSYS kill seen by the kernel.
 test_schema_audit_log_of_every_kind() {
 	schema_docs
 	local log="$T/out/log" kinds
@@ -205,7 +206,17 @@ socket.socket(socket.AF_INET, socket.SOCK_DGRAM)'
 	cordon --log "$log" -- "$HELPERS/forge" send 'not a record'
 	cordon learn -o "$T/out/p.json" --log "$log" -- cat "$T/out/secret"
 	assert_status 0
-	kinds="shim_path shim_destination launcher_git_plant launcher_exit_159 launcher_report"
+	# the broker's refusal: a socket bound outside after the start, by
+	# a static binary (t_unix_late.sh)
+	mkdir -p "$T/out/late"
+	late_try connect "$T/out/late/s" --log "$log"
+	assert_stdout_has "^fail EACCES$"
+	# the proxy's: a host no --allow-host names (t_hosts.sh)
+	origin_start
+	cordon --log "$log" --allow-host "allowed.cordon.test:$oport" -- \
+		curl -sS -o /dev/null "http://other.cordon.test:$oport/x"
+	assert_stderr_has "^cordon: denied connect other.cordon.test:$oport \[proxy\]"
+	kinds="shim_path shim_destination launcher_git_plant launcher_exit_159 launcher_report kernel_path kernel_destination"
 	plain "$HELPERS/forge" sigsys
 	if [ "$status" -eq 0 ]; then
 		cordon learn -o "$T/out/p2.json" --log "$log" -- "$HELPERS/forge" sigsys
