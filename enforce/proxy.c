@@ -195,6 +195,27 @@ void conn_socks_error(struct conn *c, int code)
 	conn_close_after(c);
 }
 
+/* The command's end of the connection, its port on the namespace's
+ * loopback, as "client_port": which process asked (a session's tag
+ * finds it in /proc while the connection waits for its answer). */
+static void add_client_port(struct conn *c, json_t *more)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int fd = c->client ? bufferevent_getfd(c->client) : -1;
+	unsigned int port = 0;
+
+	if (!more || fd < 0 ||
+	    getpeername(fd, (struct sockaddr *)&ss, &len) < 0)
+		return;
+	if (ss.ss_family == AF_INET)
+		port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	else if (ss.ss_family == AF_INET6)
+		port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	if (port)
+		json_object_set_new(more, "client_port", json_integer(port));
+}
+
 void conn_refuse(struct conn *c, const char *rule)
 {
 	char dest[PROXY_HOST_MAX + 16], allow[PROXY_HOST_MAX + 32];
@@ -207,6 +228,7 @@ void conn_refuse(struct conn *c, const char *rule)
 		proxy_allow_format(&c->target, allow + 18, sizeof(allow) - 18);
 		more = json_pack("{s:s, s:s, s:s}", "destination", dest,
 				 "allow", allow, "layer", "kernel");
+		add_client_port(c, more);
 		rec = record_new(RECORD_KERNEL, "connect", "deny", rule, more);
 		json_decref(more);
 		if (rec)

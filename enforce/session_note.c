@@ -16,6 +16,7 @@
  * kernel did not vouch for (the broker's, the proxy's) goes by the pid
  * it names, or to the one call running.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -208,6 +209,113 @@ static struct client *call_of_sender(struct session *s, pid_t pid)
 	return NULL;
 }
 
+/* The socket inode of the connection from @port to the proxy, in the
+ * network namespace of pid 1 (/proc/PID/net/tcp and tcp6 are its), or
+ * 0. */
+static unsigned long proxy_client_inode(struct session *s, unsigned int port)
+{
+	static const char *const files[] = { "tcp", "tcp6" };
+	char path[64], line[512];
+	unsigned long inode = 0;
+
+	for (size_t i = 0; i < 2 && !inode; i++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/%d/net/%s", (int)s->pid1,
+			 files[i]);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		/* "sl local:PORT rem:PORT st tx:rx tr:when retr uid tmo inode"
+		 */
+		while (!inode && fgets(line, sizeof(line), f)) {
+			unsigned int lport, rport;
+			unsigned long ino;
+
+			if (sscanf(line,
+				   " %*u: %*[0-9A-Fa-f]:%x %*[0-9A-Fa-f]:%x "
+				   "%*x "
+				   "%*x:%*x %*x:%*x %*x %*u %*u %lu",
+				   &lport, &rport, &ino) == 3 &&
+			    lport == port && rport == POLICY_PROXY_PORT)
+				inode = ino;
+		}
+		fclose(f);
+	}
+	return inode;
+}
+
+/* Does process @pid hold the socket "socket:[@inode]"? */
+static bool holds(pid_t pid, const char *want)
+{
+	char path[64], link[64];
+	struct dirent *e;
+	bool found = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/fd", (int)pid);
+	d = opendir(path);
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		ssize_t n =
+			readlinkat(dirfd(d), e->d_name, link, sizeof(link) - 1);
+
+		if (n > 0) {
+			link[n] = '\0';
+			found = strcmp(link, want) == 0;
+		}
+	}
+	closedir(d);
+	return found;
+}
+
+/* The process of the session (pid 1's descendants, breadth first, a
+ * bounded number) holding the socket of the connection from @port to
+ * the proxy, or 0. */
+static pid_t proxy_client(struct session *s, unsigned int port)
+{
+	enum { MAX = 4096 };
+	static pid_t queue[MAX];
+	unsigned long inode = proxy_client_inode(s, port);
+	char want[64], path[96], buf[4096], *tok, *save, *end;
+	size_t head = 0, tail = 0;
+
+	if (!inode)
+		return 0;
+	snprintf(want, sizeof(want), "socket:[%lu]", inode);
+	queue[tail++] = s->pid1;
+	while (head < tail) {
+		pid_t p = queue[head++];
+		ssize_t n;
+		int fd;
+
+		if (p != s->pid1 && holds(p, want))
+			return p;
+		/* the children of its main thread: a program's threads
+		 * rarely fork, and a miss is an untagged record */
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
+			 (int)p, (int)p);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		n = read(fd, buf, sizeof(buf) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
+		save = NULL;
+		for (tok = strtok_r(buf, " \n", &save); tok && tail < MAX;
+		     tok = strtok_r(NULL, " \n", &save)) {
+			long c = strtol(tok, &end, 10);
+
+			if (!*end && c > 0)
+				queue[tail++] = (pid_t)c;
+		}
+	}
+	return 0;
+}
+
 void session_tag(void *arg, json_t *rec)
 {
 	struct session *s = arg;
@@ -220,6 +328,18 @@ void session_tag(void *arg, json_t *rec)
 	json_object_set_new(rec, "session", json_string(s->id));
 	pthread_mutex_lock(&s->mu);
 	k = s->sup.sender > 0 ? call_of_sender(s, s->sup.sender) : NULL;
+	/* the proxy's refusal, with several calls running: the process
+	 * whose connection it is, while it waits for the answer */
+	if (!k && s->running > 1 &&
+	    json_is_integer(json_object_get(rec, "client_port"))) {
+		json_int_t port =
+			json_integer_value(json_object_get(rec, "client_port"));
+		pid_t holder = port > 0 && port < 65536
+				       ? proxy_client(s, (unsigned int)port)
+				       : 0;
+
+		k = holder ? call_of_sender(s, holder) : NULL;
+	}
 	if (k) {
 		json_object_set_new(rec, "call", json_integer(k->call));
 		pthread_mutex_unlock(&s->mu);

@@ -390,3 +390,25 @@ assert calls("/from-b") == [2], (calls("/from-b"), recs)' "$T/audit.jsonl" ||
 	assert_stderr_has "(call 2 of session $sid)"
 	assert_stderr_lacks "from-a"
 }
+
+# The proxy's refusal while two calls run: its line on the stderr of the
+# call whose process asked (found by its connection), not the other's;
+# its record tagged with that call.
+test_session_proxy_refusal_goes_to_the_call_that_asked() {
+	origin_start
+	session_start --allow-host "allowed.cordon.test:$oport" --log "$T/audit.jsonl"
+	"$CORDON" run --session "$sid" -- sh -c 'sleep 2; true' \
+		> "$T/a.out" 2> "$T/a.err" &
+	local apid=$!
+	sleep 0.5
+	srun -- sh -c '(curl -sS -o /dev/null "http://other.cordon.test:$0/x"; true); true' "$oport"
+	wait "$apid"
+	assert_stderr_has "^cordon: denied connect other.cordon.test:$oport \[proxy\]"
+	assert_stderr_has "(call 2 of session $sid)"
+	! grep -q "denied connect" "$T/a.err" || { cat "$T/a.err"; fail "the other call got the line"; }
+	python3 -c 'import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+mine = [r for r in recs if r.get("destination", "").startswith("other.cordon.test")]
+assert mine and all(r.get("call") == 2 and r.get("client_port") for r in mine), recs' \
+		"$T/audit.jsonl" || fail "the proxy's record is not the asking call's"
+}
