@@ -362,19 +362,31 @@ print([w for w in json.load(open(sys.argv[1]))["policy"]["writable"] if "/cordon
 	assert_content "$live/tmp/kept" mine
 }
 
+# overlapping SCRIPT [ARG] -- COMMAND...: call 1 runs `sh -c SCRIPT
+# ARG` in the background ($T/a.out, $T/a.err); half a second later, call
+# 2 runs COMMAND as srun does; both have ended when it returns.
+overlapping() {
+	local script=$1 apid
+	shift
+	local args=()
+	while [ "$1" != -- ]; do args+=("$1"); shift; done
+	shift
+	"$CORDON" run --session "$sid" -- sh -c "$script" "${args[@]}" \
+		> "$T/a.out" 2> "$T/a.err" &
+	apid=$!
+	sleep 0.5
+	srun -- "$@"
+	wait "$apid"
+}
+
 # Two calls at once, each with a grandchild refused (a subshell's
 # child: neither the call's command nor its child): each record is
 # tagged with its own call, by the kernel's word on who sent it; and
 # each call's summary names its own path only.
 test_session_overlapping_calls_tagged_each_its_own() {
 	session_start --log "$T/audit.jsonl"
-	"$CORDON" run --session "$sid" -- \
-		sh -c 'sleep 1.5; (touch "$0/from-a"; true); true' "$T/out" \
-		> "$T/a.out" 2> "$T/a.err" &
-	local apid=$!
-	sleep 0.5
-	srun -- sh -c '(touch "$0/from-b"; true); sleep 1.5; true' "$T/out"
-	wait "$apid"
+	overlapping 'sleep 1.5; (touch "$0/from-a"; true); true' "$T/out" -- \
+		sh -c '(touch "$0/from-b"; true); sleep 1.5; true' "$T/out"
 	assert_absent "$T/out/from-a"
 	assert_absent "$T/out/from-b"
 	python3 -c 'import json, sys
@@ -397,12 +409,8 @@ assert calls("/from-b") == [2], (calls("/from-b"), recs)' "$T/audit.jsonl" ||
 test_session_proxy_refusal_goes_to_the_call_that_asked() {
 	origin_start
 	session_start --allow-host "allowed.cordon.test:$oport" --log "$T/audit.jsonl"
-	"$CORDON" run --session "$sid" -- sh -c 'sleep 2; true' \
-		> "$T/a.out" 2> "$T/a.err" &
-	local apid=$!
-	sleep 0.5
-	srun -- sh -c '(curl -sS -o /dev/null "http://other.cordon.test:$0/x"; true); true' "$oport"
-	wait "$apid"
+	overlapping 'sleep 2; true' -- \
+		sh -c '(curl -sS -o /dev/null "http://other.cordon.test:$0/x"; true); true' "$oport"
 	assert_stderr_has "^cordon: denied connect other.cordon.test:$oport \[proxy\]"
 	assert_stderr_has "(call 2 of session $sid)"
 	! grep -q "denied connect" "$T/a.err" || { cat "$T/a.err"; fail "the other call got the line"; }
