@@ -19,8 +19,7 @@ skip() {
 # (suite.sh reads the mark; bash runs this apart from the test's shell,
 # so its exit alone would not end the test).
 command_not_found_handle() {
-	echo "FAILED: no command '$1' in the test's shell"
-	echo "$1" >> "$T.notfound"
+	echo "FAILED: no command '$1' in the test's shell" | tee -a "$T.notfound"
 	return 127
 }
 

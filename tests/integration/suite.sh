@@ -42,7 +42,7 @@ for t in $(declare -F | awk '{print $3}' | grep '^test_' | sort); do
 	77) skipped=$((skipped + 1))
 	    echo "SKIP [$label] $t: $(tail -n 1 "$T.log")" ;;
 	*) failed=$((failed + 1)); echo "FAIL [$label] $t"
-	   sed 's/^/    | /' "$T.log" | tail -n 30 ;;
+	   cat "$T.notfound" "$T.log" 2> /dev/null | sed 's/^/    | /' | tail -n 30 ;;
 	esac
 	chmod -R u+rwX "$T" 2>/dev/null
 	rm -rf "$T" "$T.log" "$T.notfound"
