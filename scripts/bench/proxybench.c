@@ -11,6 +11,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -98,6 +99,51 @@ static size_t drain(int fd)
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
 		got += (size_t)n;
 	return got;
+}
+
+/*
+ * The floor of any relay: the least a third party on the data's path
+ * can do, a thread of its own that splices the server's bytes to the
+ * client through a pipe with blocking calls (no event loop, no request,
+ * one direction), one connection at a time.
+ */
+static int relay_fd, relay_port;
+
+static void *relay(void *arg)
+{
+	int c, up, p[2];
+	ssize_t n, m;
+
+	(void)arg;
+	while ((c = accept(relay_fd, NULL, NULL)) >= 0) {
+		up = dial(big_port);
+		if (pipe(p))
+			exit(1);
+		fcntl(p[1], F_SETPIPE_SZ, 1024 * 1024);
+		while ((n = splice(up, NULL, p[1], NULL, 1024 * 1024,
+				   SPLICE_F_MOVE)) > 0)
+			for (; n > 0; n -= m)
+				if ((m = splice(p[0], NULL, c, NULL, (size_t)n,
+						SPLICE_F_MOVE)) <= 0)
+					exit(1);
+		close(p[0]);
+		close(p[1]);
+		close(up);
+		close(c);
+	}
+	return NULL;
+}
+
+static double relayed(void)
+{
+	double t0 = now();
+	int fd = dial(relay_port);
+	size_t got = drain(fd);
+
+	close(fd);
+	if (got != total)
+		exit(1);
+	return (double)total / (now() - t0) / 1e6;
 }
 
 /* CONNECT @host:@port through the proxy at @pport; the 200 read. */
@@ -191,7 +237,7 @@ int main(int argc, char **argv)
 	pthread_t t;
 	int pport, fds[100];
 	int n = argc > 2 ? (int)strtol(argv[2], NULL, 10) : 1000;
-	double d[ROUNDS], p[ROUNDS], md, mp, ld, lp, ln;
+	double d[ROUNDS], p[ROUNDS], f[ROUNDS], md, mp, mf, ld, lp, ln;
 	char spec[64];
 	long rss0;
 
@@ -202,6 +248,8 @@ int main(int argc, char **argv)
 	hold_fd = listen_on(&hold_port);
 	pthread_create(&t, NULL, serve, NULL);
 	pthread_create(&t, NULL, serve, &tiny_port);
+	relay_fd = listen_on(&relay_port);
+	pthread_create(&t, NULL, relay, NULL);
 	snprintf(spec, sizeof(spec), "127.0.0.1:%d", big_port);
 	proxy_rule_parse(spec, &rules[0]);
 	snprintf(spec, sizeof(spec), "127.0.0.1:%d", tiny_port);
@@ -218,18 +266,23 @@ int main(int argc, char **argv)
 	for (int i = 0; i < ROUNDS; i++) {
 		d[i] = throughput(0);
 		p[i] = throughput(pport);
+		f[i] = relayed();
 	}
 	ld = latency(0, NULL, n);
 	lp = latency(pport, "127.0.0.1", n);
 	ln = latency(pport, "localhost", n);
 	md = median(d); /* sorted: the range is its ends */
 	mp = median(p);
+	mf = median(f);
 	printf("transfer of %zu MB, median of %d interleaved:\n", total >> 20,
 	       ROUNDS);
 	printf("  direct      %8.0f MB/s  (%.0f to %.0f)\n", md, d[0],
 	       d[ROUNDS - 1]);
 	printf("  CONNECT     %8.0f MB/s  (%.0f to %.0f)\n", mp, p[0],
 	       p[ROUNDS - 1]);
+	printf("  any relay   %8.0f MB/s  (%.0f to %.0f: a blocking splice "
+	       "loop)\n",
+	       mf, f[0], f[ROUNDS - 1]);
 	printf("connect to first byte, mean of %d:\n", n);
 	printf("  direct          %7.1f us\n", ld * 1e6);
 	printf("  CONNECT to IP   %7.1f us  (+%.1f us)\n", lp * 1e6,
