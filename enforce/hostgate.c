@@ -114,7 +114,7 @@ size_t hostgate_line(const json_t *rec, char *buf, size_t cap)
 	const char *allow = json_string_value(json_object_get(rec, "allow"));
 	struct strbuf sb = STRBUF(buf, cap - 1);
 
-	if (!dest || !rule || !allow || cap < 2)
+	if (!dest || !rule || !allow || cap < 3)
 		return 0;
 	sb_puts(&sb, "cordon: denied connect ");
 	sb_escape(&sb, dest, SB_TERM, PROXY_HOST_MAX + 8);
@@ -123,6 +123,7 @@ size_t hostgate_line(const json_t *rec, char *buf, size_t cap)
 	sb_puts(&sb, "); allow ");
 	sb_escape(&sb, allow, SB_TERM, PROXY_HOST_MAX + 32);
 	buf[sb.len++] = '\n';
+	buf[sb.len] = '\0'; /* within @cap: the text stopped short by one */
 	return sb.len;
 }
 

@@ -40,7 +40,8 @@ void hostgate_stop(void *handle);
 
 /**
  * hostgate_line - the denial line of the proxy's refusal @rec, ended by
- * a newline, escaped for a terminal, in @buf (@cap: 1024 is enough).
+ * a newline and a NUL, escaped for a terminal, in @buf (@cap: 1024 is
+ * enough).
  * Return: its length, or 0 when @rec is no refusal of the proxy.
  */
 size_t hostgate_line(const json_t *rec, char *buf, size_t cap);
