@@ -4,7 +4,9 @@
  * outside.  The broker holds the socket it checked until the call is
  * made, so the one outside never gets the connection. */
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "broker_fixture.h"
 
@@ -58,24 +60,26 @@ static void *outsider(void *arg)
 	return NULL;
 }
 
-/* In the child: one thread binds the name and releases it, over and
- * over; the other connects to it. */
-static atomic_bool child_racing;
-
-static void *rebinder(void *arg)
+/* In the child: a process of its own binds the name and releases it,
+ * over and over (forked, not a thread: the child of a process with
+ * threads may only make system calls, and a thread's creation there
+ * deadlocked under the sanitizers' runtime); the child connects to it.
+ * The test's pid is @name_pid. */
+static void rebinder(pid_t name_pid)
 {
 	struct sockaddr_un sun;
-	socklen_t len = race_addr(&sun, getppid());
+	socklen_t len = race_addr(&sun, name_pid);
+	const struct timespec pause = { 0, 50 * 1000 };
 
-	(void)arg;
-	while (atomic_load(&child_racing)) {
-		int l = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	for (;;) {
+		long l = syscall(SYS_socket, AF_UNIX,
+				 SOCK_STREAM | SOCK_CLOEXEC, 0);
 
-		if (!syscall(SYS_bind, l, &sun, len) && !listen(l, 64))
-			usleep(50);
-		close(l);
+		if (!syscall(SYS_bind, l, &sun, len) &&
+		    !syscall(SYS_listen, l, 64))
+			nanosleep(&pause, NULL);
+		syscall(SYS_close, l);
 	}
-	return NULL;
 }
 
 static void connector(void *arg)
@@ -83,7 +87,7 @@ static void connector(void *arg)
 	struct sockaddr_un sun;
 	socklen_t len = race_addr(&sun, getppid());
 	struct timespec t0, t;
-	pthread_t r;
+	pid_t test = getppid(), r;
 
 	(void)arg;
 	/* the outsider's socket, copied by the fork: held here, its
@@ -91,9 +95,11 @@ static void connector(void *arg)
 	 * full backlog fails them rather than hold the child for ever) */
 	if (atomic_load(&outsider_fd) > 2)
 		close(atomic_load(&outsider_fd));
-	atomic_store(&child_racing, true);
-	if (pthread_create(&r, NULL, rebinder, NULL))
+	r = fork();
+	if (r < 0)
 		_exit(97);
+	if (r == 0)
+		rebinder(test);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		int c = socket(AF_UNIX,
@@ -106,8 +112,8 @@ static void connector(void *arg)
 	} while ((t.tv_sec - t0.tv_sec) * 1000 +
 			 (t.tv_nsec - t0.tv_nsec) / 1000000 <
 		 RUN_MS);
-	atomic_store(&child_racing, false);
-	pthread_join(r, NULL);
+	kill(r, SIGKILL);
+	waitpid(r, NULL, 0);
 }
 
 static void race(enum bw_mode mode)
