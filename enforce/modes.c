@@ -51,6 +51,12 @@ static int remove_one(const char *path, const struct stat *st, int type,
 	return 0;
 }
 
+/* @path and all below it, no link followed, no other mount entered. */
+static void remove_tree(const char *path)
+{
+	nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
 /* The ci dirs in @tmp ("cordon-ci.PID.XXXXXX") of this user whose
  * launcher is gone: removed. */
 static void sweep(const char *tmp)
@@ -78,8 +84,7 @@ static void sweep(const char *tmp)
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name) <
 		    (int)sizeof(path))
-			nftw(path, remove_one, 16,
-			     FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+			remove_tree(path);
 	}
 	closedir(d);
 }
@@ -165,6 +170,6 @@ void modes_cleanup(void)
 	ci_home = ci_tmp = NULL;
 	if (!ci_dir[0])
 		return;
-	nftw(ci_dir, remove_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+	remove_tree(ci_dir);
 	ci_dir[0] = '\0';
 }

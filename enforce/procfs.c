@@ -73,3 +73,21 @@ pid_t procfs_ns_pid(pid_t pid, int *levels)
 	}
 	return *levels ? (pid_t)v : -1;
 }
+
+int procfs_children(pid_t pid, pid_t *out, size_t cap)
+{
+	char what[32], buf[4096], *tok, *save = NULL, *end;
+	int n = 0;
+
+	snprintf(what, sizeof(what), "task/%d/children", (int)pid);
+	if (slurp(pid, what, buf, sizeof(buf)) < 0)
+		return -1;
+	for (tok = strtok_r(buf, " \n", &save); tok && (size_t)n < cap;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		long c = strtol(tok, &end, 10);
+
+		if (!*end && c > 0)
+			out[n++] = (pid_t)c;
+	}
+	return n;
+}

@@ -8,6 +8,7 @@
 #define CORDON_PROCFS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 struct procfs_stat {
@@ -21,5 +22,9 @@ int procfs_stat(pid_t pid, struct procfs_stat *out);
 /* @pid's pid in its innermost PID namespace ("NSpid:"'s last), and in
  * *@levels how many namespaces it is in.  Return: it, or -1. */
 pid_t procfs_ns_pid(pid_t pid, int *levels);
+
+/* The children of @pid's main thread (/proc/PID/task/PID/children),
+ * at most @cap of them, into @out.  Return: how many, or -1. */
+int procfs_children(pid_t pid, pid_t *out, size_t cap);
 
 #endif

@@ -155,28 +155,12 @@ char *session_note_take(struct session *s, struct client *k)
  * namespace is @ns_pid, or 0. */
 static pid_t host_pid_of(struct session *s, pid_t ns_pid)
 {
-	char path[96], buf[4096], *tok, *save = NULL, *end;
-	ssize_t n;
-	int fd, levels;
+	pid_t kids[1024];
+	int n = procfs_children(s->pid1, kids, 1024), levels;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/children", (int)s->pid1,
-		 (int)s->pid1);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return 0;
-	buf[n] = '\0';
-	for (tok = strtok_r(buf, " \n", &save); tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		long child = strtol(tok, &end, 10);
-
-		if (!*end && child > 0 &&
-		    procfs_ns_pid((pid_t)child, &levels) == ns_pid)
-			return (pid_t)child;
-	}
+	for (int i = 0; i < n; i++)
+		if (procfs_ns_pid(kids[i], &levels) == ns_pid)
+			return kids[i];
 	return 0;
 }
 
@@ -278,7 +262,7 @@ static pid_t proxy_client(struct session *s, unsigned int port)
 	enum { MAX = 4096 };
 	static pid_t queue[MAX];
 	unsigned long inode = proxy_client_inode(s, port);
-	char want[64], path[96], buf[4096], *tok, *save, *end;
+	char want[64];
 	size_t head = 0, tail = 0;
 
 	if (!inode)
@@ -287,31 +271,15 @@ static pid_t proxy_client(struct session *s, unsigned int port)
 	queue[tail++] = s->pid1;
 	while (head < tail) {
 		pid_t p = queue[head++];
-		ssize_t n;
-		int fd;
+		int n;
 
 		if (p != s->pid1 && holds(p, want))
 			return p;
 		/* the children of its main thread: a program's threads
 		 * rarely fork, and a miss is an untagged record */
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/children",
-			 (int)p, (int)p);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n <= 0)
-			continue;
-		buf[n] = '\0';
-		save = NULL;
-		for (tok = strtok_r(buf, " \n", &save); tok && tail < MAX;
-		     tok = strtok_r(NULL, " \n", &save)) {
-			long c = strtol(tok, &end, 10);
-
-			if (!*end && c > 0)
-				queue[tail++] = (pid_t)c;
-		}
+		n = procfs_children(p, queue + tail, MAX - tail);
+		if (n > 0)
+			tail += (size_t)n;
 	}
 	return 0;
 }

@@ -352,9 +352,6 @@ void supervise_broker_record(void *arg, json_t *rec)
 	log_own(arg, rec, true);
 }
 
-/* What is queued, a batch at most: a sender that never stops (the
- * command's orphan, outside a PID namespace) cannot hold the
- * supervisor here. */
 /* One datagram into @buf, and with creds, its sender's pid in @pid
  * (0 when the kernel said none). */
 static ssize_t receive(struct supervisor *s, char *buf, size_t cap, pid_t *pid)
@@ -393,6 +390,9 @@ static ssize_t receive(struct supervisor *s, char *buf, size_t cap, pid_t *pid)
 	return n;
 }
 
+/* What is queued, a batch at most: a sender that never stops (the
+ * command's orphan, outside a PID namespace) cannot hold the
+ * supervisor here. */
 void supervise_drain(struct supervisor *s)
 {
 	static char buf[RECORD_DATAGRAM_MAX];
