@@ -50,6 +50,7 @@ enum {
 	OPT_IDLE,
 	OPT_SESSION,
 	OPT_CWD,
+	OPT_ALLOW_BROAD,
 };
 
 static const struct option options[] = {
@@ -72,6 +73,7 @@ static const struct option options[] = {
 	{ "no-shim", no_argument, NULL, OPT_NO_SHIM },
 	{ "profile", required_argument, NULL, 'p' },
 	{ "output", required_argument, NULL, 'o' },
+	{ "allow-broad", no_argument, NULL, OPT_ALLOW_BROAD },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "idle", required_argument, NULL, OPT_IDLE },
@@ -344,6 +346,12 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		if (c->cmd != CMD_LEARN)
 			return fail(err, errlen, "-o goes with learn");
 		c->output = arg;
+		return 0;
+	case OPT_ALLOW_BROAD:
+		if (c->cmd != CMD_LEARN)
+			return fail(err, errlen,
+				    "--allow-broad goes with learn");
+		c->allow_broad = true;
 		return 0;
 	case 'p':
 		if (c->nprofiles == CLI_MAX_PROFILES)

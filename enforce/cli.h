@@ -49,6 +49,7 @@ struct cli {
 	bool no_shim;	    /* the kernel layer only: no preloaded shim */
 	const char *log;    /* --log FILE, or NULL for the default */
 	const char *output; /* cordon learn -o PROFILE */
+	bool allow_broad;   /* cordon learn --allow-broad */
 	struct root_req reqs[POLICY_MAX_ROOTS];
 	size_t nreqs;
 	bool mode_set, net_set, env_set; /* given by a flag: profiles yield */

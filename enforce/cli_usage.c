@@ -33,6 +33,8 @@ const char cli_usage[] =
 	"      --idle SECONDS    (session start) end after SECONDS unused\n"
 	"      --json            (probe, explain, wrap, session) print JSON\n"
 	"  -o, --output PROFILE  (learn) the profile to write\n"
+	"      --allow-broad     (learn) keep grants of /, $HOME and cordon's\n"
+	"                        or git's protected files (warned)\n"
 	"\n"
 	"Filesystem (repeatable; PATH may start with ~ or be .):\n"
 	"  -r, --read PATH       allow reading PATH (files and listings)\n"

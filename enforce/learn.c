@@ -22,16 +22,13 @@
  *    before it (the profile must rerun on a clean tree), or, right
  *    under / or $HOME or for a cache, the directory to be made
  *    ("create");
- *  - never "/" nor all of $HOME;
+ *  - never "/", $HOME or above it, nor cordon's or git's protected
+ *    files (learn_check.c), unless --allow-broad: what the records
+ *    name is the command's to forge; left out, and said loudly;
  *  - read, write and execute kept apart (writing implies reading);
  *  - the workspace as ".", the temp directory as "$TMPDIR", the home
  *    as "~";
- *  - TCP ports into "connect" and "bind"; any other socket into "net";
- *  - a TCP connect to an address that a name looked up gave (beyond the
- *    loopback) into "allow_hosts", as that name ("NAME" for 80 and 443,
- *    else "NAME:PORT"); a name looked up and never connected to needs
- *    DNS: "net".  Hosts and "connect" ports cannot go together (hosts
- *    run in a network namespace of their own): both learned, "net".
+ *  - the network: ports, hosts, or all of it (learn_net.c);
  *  - the options' --mode kept as "mode".
  * What the shim cannot see (static binaries, raw system calls, the
  * libraries the loader finds by LD_LIBRARY_PATH or dlopen) is not
@@ -43,114 +40,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "enforce/learn.h"
 #include "enforce/learn_elf.h"
+#include "enforce/learn_check.h"
 #include "enforce/learn_fold.h"
+#include "enforce/learn_net.h"
 #include "enforce/learn_store.h"
 #include "enforce/policy_edit.h"
-#include "enforce/proxy_parse.h"
 #include "enforce/roots.h"
 #include "enforce/spawn.h"
 #include "shim/core/path.h"
 #include "shim/core/shebang.h"
 #include "shim/core/strbuf.h"
 
-#define LEARN_PORTS  64
 #define SHEBANG_HOPS 4 /* interpreters of interpreters: the kernel's */
 #define ELF_DEPTH    8 /* libraries of libraries */
 
-struct ports {
-	unsigned int port[LEARN_PORTS];
-	size_t n;
-};
-
-static struct ports connect_ports, bind_ports;
-static bool any_net;
-/* "allow_hosts" learned, and the names looked up (each once) */
-static json_t *hosts, *lookups;
-
-static void add_name(json_t **set, const char *name)
-{
-	size_t i;
-	json_t *v;
-
-	if (!*set)
-		*set = json_array();
-	json_array_foreach(*set, i, v)
-	{
-		if (strcasecmp(json_string_value(v), name) == 0)
-			return;
-	}
-	if (json_array_size(*set) < LEARN_PORTS)
-		json_array_append_new(*set, json_string(name));
-}
-
-/* Is @name among the hosts learned ("NAME" or "NAME:PORT")? */
-static bool is_host(const char *name)
-{
-	size_t i, n = strlen(name);
-	json_t *v;
-
-	json_array_foreach(hosts, i, v)
-	{
-		const char *h = json_string_value(v);
-
-		if (strncasecmp(h, name, n) == 0 && (!h[n] || h[n] == ':'))
-			return true;
-	}
-	return false;
-}
 static struct learn_run run;
-static const char *mode_name; /* the options' --mode, or NULL */
-
-static void add_port(struct ports *set, unsigned long port)
-{
-	if (port > 65535)
-		return;
-	for (size_t i = 0; i < set->n; i++)
-		if (set->port[i] == port)
-			return;
-	if (set->n < LEARN_PORTS)
-		set->port[set->n++] = (unsigned int)port;
-}
-
-/* A network record: the option the shim names ("with --connect 443",
- * "with --bind 0", "with --net") says what allows it. */
-static void note_net(const char *dest, const char *allow, const char *op)
-{
-	const char *colon = strrchr(dest, ':');
-	const char *c = allow ? strstr(allow, "--connect ") : NULL;
-	const char *b = allow ? strstr(allow, "--bind ") : NULL;
-	struct proxy_rule rule;
-
-	if (allow && strncmp(allow, "with --allow-host ", 18) == 0) {
-		if (!proxy_rule_parse(allow + 18, &rule))
-			add_name(&hosts, allow + 18);
-		return;
-	}
-	if (op && strcmp(op, "lookup") == 0) {
-		if (!proxy_host_parse(dest, strlen(dest), false,
-				      &(struct proxy_target){ 0 }))
-			add_name(&lookups, dest);
-		else
-			any_net = true;
-		return;
-	}
-	if (c)
-		add_port(&connect_ports, strtoul(c + 10, NULL, 10));
-	else if (b)
-		add_port(&bind_ports, strtoul(b + 7, NULL, 10));
-	else if (allow || !colon)
-		any_net = true; /* not a TCP port: the network itself */
-	else if (op && strcmp(op, "bind") == 0)
-		add_port(&bind_ports, strtoul(colon + 1, NULL, 10));
-	else
-		add_port(&connect_ports, strtoul(colon + 1, NULL, 10));
-}
+static const char *mode_name;	 /* the options' --mode, or NULL */
+static struct learn_guard guard; /* what no grant may reach */
+static bool allow_broad;	 /* --allow-broad */
+static size_t invalid;		 /* records that held nothing valid */
 
 void learn_note(json_t *record)
 {
@@ -163,14 +76,21 @@ void learn_note(json_t *record)
 		json_string_value(json_object_get(record, "operation"));
 	json_int_t need = json_integer_value(json_object_get(record, "need"));
 
+	char clean[PATH_BUF];
+
+	/* the command can forge any record: what is not valid is counted,
+	 * never learned */
 	if (dest) {
-		note_net(dest, allow, op);
+		if (!learn_net_note(dest, allow, op))
+			invalid++;
 		return;
 	}
-	if (!resolved || resolved[0] != '/')
+	if (!learn_path_clean(resolved, clean)) {
+		invalid++;
 		return;
+	}
 	/* 0: seen */
-	learn_store_add(resolved, (unsigned int)need & (RIGHT_ALL | RIGHT_U));
+	learn_store_add(clean, (unsigned int)need & (RIGHT_ALL | RIGHT_U));
 }
 
 /* A library or interpreter the loader maps for a program: noted as
@@ -245,7 +165,9 @@ void learn_start(const struct cli *c)
 	const char *tmpdir = getenv("TMPDIR");
 
 	learn_fold_mark(&run.start);
-	run.home = roots_home();
+	learn_guard_init(&guard, roots_home(), c->output);
+	run.home = guard.home[0] ? guard.home : NULL;
+	allow_broad = c->allow_broad;
 	if (path_resolve(AT_FDCWD, ".", 0, run.cwd) != 0)
 		run.cwd[0] = '\0';
 	if (!tmpdir || tmpdir[0] != '/')
@@ -341,22 +263,39 @@ static void warn(const char *what, const char *path, const char *why)
 	fprintf(stderr, "%s\n", line);
 }
 
-/* The run really used all of / or $HOME: granted, and said loudly. */
-static void warn_wide(json_t *list, const char *what)
+/*
+ * Leave out of @list (a list of @what) every grant learn_check.c names,
+ * with a WARNING line each; with --allow-broad keep it, still warned.
+ * Before the lists are pruned: nothing is dropped as inside a grant that
+ * is then left out.
+ */
+static void guard_list(json_t *list, const char *what, bool writes)
 {
-	size_t i;
-	json_t *v;
+	char line[PATH_BUF + 256];
 
-	json_array_foreach(list, i, v)
-	{
-		const char *path = json_string_value(v);
+	for (size_t i = 0; i < json_array_size(list);) {
+		const char *p = json_string_value(json_array_get(list, i));
+		const char *why = learn_grant_risk(&guard, p, writes);
+		struct strbuf sb = STRBUF(line, sizeof(line));
 
-		if (strcmp(path, "/") == 0 ||
-		    (run.home && strcmp(path, run.home) == 0))
-			fprintf(stderr,
-				"cordon: WARNING: the profile lets the command "
-				"%s all of %s: the run used it itself\n",
-				what, path);
+		if (!why) {
+			i++;
+			continue;
+		}
+		sb_puts(&sb, "cordon: WARNING: ");
+		sb_puts(&sb, allow_broad ? "kept by --allow-broad: "
+					 : "left out of the profile: ");
+		sb_puts(&sb, what);
+		sb_puts(&sb, " ");
+		sb_escape(&sb, p, SB_TERM, PATH_BUF);
+		sb_puts(&sb, " (");
+		sb_puts(&sb, why);
+		sb_puts(&sb, allow_broad ? ")" : "); --allow-broad keeps it");
+		fprintf(stderr, "%s\n", line);
+		if (allow_broad)
+			i++;
+		else
+			json_array_remove(list, i);
 	}
 }
 
@@ -438,15 +377,17 @@ static void collect(const struct policy *p, json_t *lists[L_N])
 			add_grant(n, lists);
 	}
 	json_decref(made);
+	guard_list(lists[L_READ], "read", false);
+	guard_list(lists[L_WRITE], "write", true);
+	guard_list(lists[L_EXEC], "exec", false);
+	guard_list(lists[L_CREATE], "create", true);
+	guard_list(lists[L_UNIX], "connect_unix", false);
 	prune(lists[L_CREATE], NULL, NULL);
 	prune(lists[L_WRITE], lists[L_CREATE], NULL);
 	prune(lists[L_EXEC], NULL, NULL);
 	prune(lists[L_READ], lists[L_WRITE], lists[L_CREATE]);
 	prune(lists[L_READ], lists[L_EXEC], NULL);
 	prune(lists[L_UNIX], lists[L_WRITE], lists[L_CREATE]);
-	warn_wide(lists[L_READ], "read");
-	warn_wide(lists[L_WRITE], "write");
-	warn_wide(lists[L_EXEC], "execute");
 }
 
 /* @list written with tokens (learn_fold.h), in the profile @prof. */
@@ -468,22 +409,12 @@ static size_t put_paths(json_t *prof, const char *key, json_t *list)
 	return n;
 }
 
-static void put_ports(json_t *prof, const char *key, const struct ports *set)
-{
-	json_t *out = json_array();
-
-	for (size_t i = 0; i < set->n; i++)
-		json_array_append_new(out, json_integer(set->port[i]));
-	if (set->n)
-		json_object_set(prof, key, out);
-	json_decref(out);
-}
-
 int learn_write(const char *out, const struct policy *p, char *err,
 		size_t errlen)
 {
-	json_t *prof = json_object(), *lists[L_N], *v;
-	size_t total = 0, nports = connect_ports.n + bind_ports.n, i;
+	json_t *prof = json_object(), *lists[L_N];
+	struct learn_net_sum net;
+	size_t total = 0;
 	int ret = 0;
 
 	for (int l = 0; l < L_N; l++)
@@ -491,23 +422,7 @@ int learn_write(const char *out, const struct policy *p, char *err,
 	collect(p, lists);
 	for (int l = 0; l < L_N; l++)
 		total += put_paths(prof, list_key[l], lists[l]);
-	/* a name looked up and never reached needs DNS; hosts and ports
-	 * to connect to cannot go together */
-	json_array_foreach(lookups, i, v)
-	{
-		if (!is_host(json_string_value(v)))
-			any_net = true;
-	}
-	if (json_array_size(hosts) && connect_ports.n)
-		any_net = true;
-	if (any_net) {
-		json_object_set_new(prof, "net", json_true());
-	} else {
-		if (json_array_size(hosts))
-			json_object_set(prof, "allow_hosts", hosts);
-		put_ports(prof, "connect", &connect_ports);
-		put_ports(prof, "bind", &bind_ports);
-	}
+	learn_net_put(prof, &net);
 	if (mode_name)
 		json_object_set_new(prof, "mode", json_string(mode_name));
 	if (json_dump_file(prof, out, JSON_INDENT(2) | JSON_SORT_KEYS) < 0) {
@@ -516,16 +431,21 @@ int learn_write(const char *out, const struct policy *p, char *err,
 	} else {
 		char nhosts[48] = "";
 
-		if (json_array_size(hosts))
+		if (net.hosts)
 			snprintf(nhosts, sizeof(nhosts), " and %zu host%s",
-				 json_array_size(hosts),
-				 json_array_size(hosts) == 1 ? "" : "s");
+				 net.hosts, net.hosts == 1 ? "" : "s");
 		fprintf(stderr,
 			"cordon: learned %zu path%s%s %zu port%s%s%s into %s; "
 			"run it with --profile %s\n",
 			total, total == 1 ? "" : "s", *nhosts ? "," : " and",
-			nports, nports == 1 ? "" : "s", nhosts,
-			any_net ? " (and the network)" : "", out, out);
+			net.ports, net.ports == 1 ? "" : "s", nhosts,
+			net.net ? " (and the network)" : "", out, out);
+		if (invalid)
+			fprintf(stderr,
+				"cordon: WARNING: %zu record%s from the "
+				"command held no valid path, port or host: "
+				"not learned\n",
+				invalid, invalid == 1 ? "" : "s");
 		if (learn_store_dropped())
 			fprintf(stderr,
 				"cordon: WARNING: %zu more paths were not "

@@ -44,7 +44,7 @@ static const char *const userdb_dirs[] = {
 	NULL,
 };
 
-static const char *const dotfiles[] = {
+const char *const roots_dotfiles[] = {
 	".profile",	".bashrc",  ".bash_profile", ".bash_login",
 	".bash_logout", ".inputrc", ".zshenv",	     ".zshrc",
 	".zprofile",	".zlogin",  ".zlogout",	     ".kshrc",
@@ -253,7 +253,7 @@ int roots_add_system(struct policy *p)
 	int ret = add_system_only(p);
 
 	if (!ret)
-		ret = add_list(p, dotfiles, RIGHT_R, "~/");
+		ret = add_list(p, roots_dotfiles, RIGHT_R, "~/");
 	return ret;
 }
 
@@ -329,9 +329,9 @@ static int protect_defaults(struct policy *p, const struct cli *c)
 	const char *home = roots_home();
 	int ret = gitguard_find(p);
 
-	for (size_t i = 0; !ret && home && dotfiles[i]; i++)
-		if (snprintf(buf, sizeof(buf), "%s/%s", home, dotfiles[i]) <
-		    (int)sizeof(buf))
+	for (size_t i = 0; !ret && home && roots_dotfiles[i]; i++)
+		if (snprintf(buf, sizeof(buf), "%s/%s", home,
+			     roots_dotfiles[i]) < (int)sizeof(buf))
 			ret = protect_write(p, buf);
 	if (!ret && platform_self_exe(self) == 0)
 		ret = protect_write(p, self);

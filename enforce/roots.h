@@ -30,6 +30,10 @@ int roots_expand(const char *path, char out[PATH_BUF]);
  * Return: 0, -ENOENT (no home), -ENAMETOOLONG. */
 int roots_state_dir(char out[PATH_BUF]);
 
+/* The shell's startup files, relative to $HOME, NULL-ended: readable
+ * by default, protected from writing in a writable home. */
+extern const char *const roots_dotfiles[];
+
 /* $HOME when absolute, else the password database's; NULL if neither. */
 const char *roots_home(void);
 
