@@ -160,6 +160,60 @@ static void note_interpreters(void)
 	}
 }
 
+/*
+ * The directory the profile goes to, held from before the run, and the
+ * profile's name in it.  While it learns, the command may replace what
+ * it can write: a link in place of the profile (to a file it may not
+ * write), or in place of a directory on the way.  The profile is
+ * written through this descriptor into a new file, renamed over the
+ * name: never through a link (design.md: learn is a deputy).
+ */
+static int out_dir = -1;
+static char out_name[PATH_BUF];
+
+static void hold_output(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	char dir[PATH_BUF];
+
+	snprintf(out_name, sizeof(out_name), "%s", slash ? slash + 1 : out);
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - out) : 1,
+		 slash ? out : ".");
+	if (!out_name[0] || strcmp(out_name, ".") == 0 ||
+	    strcmp(out_name, "..") == 0)
+		return;
+	out_dir = open(dir[0] ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+static int write_profile(json_t *prof)
+{
+	char tmp[64];
+	int fd = -1, ret;
+
+	snprintf(tmp, sizeof(tmp), ".cordon-learn.%d.tmp", (int)getpid());
+
+	for (int try = 0; out_dir >= 0 && fd < 0 && try < 2; try++) {
+		fd = openat(out_dir, tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				    O_CLOEXEC,
+			    0666);
+		/* one left there (a link the command made): removed, the
+		 * link itself, never what it points at */
+		if (fd < 0 && errno == EEXIST)
+			unlinkat(out_dir, tmp, 0);
+	}
+	if (fd < 0)
+		return -1;
+	ret = json_dumpfd(prof, fd, JSON_INDENT(2) | JSON_SORT_KEYS);
+	if (close(fd) < 0)
+		ret = -1;
+	if (!ret)
+		ret = renameat(out_dir, tmp, out_dir, out_name);
+	if (ret)
+		unlinkat(out_dir, tmp, 0);
+	return ret;
+}
+
 void learn_start(const struct cli *c)
 {
 	const char *tmpdir = getenv("TMPDIR");
@@ -168,6 +222,7 @@ void learn_start(const struct cli *c)
 	learn_guard_init(&guard, roots_home(), c->output);
 	run.home = guard.home[0] ? guard.home : NULL;
 	allow_broad = c->allow_broad;
+	hold_output(c->output);
 	if (path_resolve(AT_FDCWD, ".", 0, run.cwd) != 0)
 		run.cwd[0] = '\0';
 	if (!tmpdir || tmpdir[0] != '/')
@@ -425,7 +480,7 @@ int learn_write(const char *out, const struct policy *p, char *err,
 	learn_net_put(prof, &net);
 	if (mode_name)
 		json_object_set_new(prof, "mode", json_string(mode_name));
-	if (json_dump_file(prof, out, JSON_INDENT(2) | JSON_SORT_KEYS) < 0) {
+	if (write_profile(prof) < 0) {
 		snprintf(err, errlen, "cannot write the profile '%s'", out);
 		ret = -EIO;
 	} else {
