@@ -24,6 +24,7 @@
 #include "enforce/platform.h"
 #include "enforce/profile.h"
 #include "enforce/roots.h"
+#include "enforce/say.h"
 #include "enforce/policy_edit.h"
 
 #define RX (RIGHT_R | RIGHT_X)
@@ -342,6 +343,33 @@ static int protect_defaults(struct policy *p, const struct cli *c)
 	return ret;
 }
 
+/*
+ * A profile that lets the command write all of / or $HOME (or a
+ * directory above it) says so on stderr, each time it is loaded: a
+ * profile is a file anyone may hand over, and one `cordon learn` wrote
+ * holds such a grant only with --allow-broad.
+ */
+static void warn_wide(const struct root_req *r)
+{
+	char buf[PATH_BUF], canon[PATH_BUF], home[PATH_BUF];
+	const char *h = roots_home();
+	const char *what = "/";
+
+	if (!(r->rights & RIGHT_W) || strncmp(r->flag, "profile ", 8) != 0 ||
+	    roots_expand(r->path, buf) != 0 ||
+	    path_resolve(AT_FDCWD, buf, 0, canon) != 0)
+		return;
+	if (strcmp(canon, "/") != 0) {
+		if (!h || path_resolve(AT_FDCWD, h, 0, home) != 0 ||
+		    !path_is_within(home, canon))
+			return;
+		what = strcmp(home, canon) == 0 ? "$HOME"
+						: "a directory above $HOME";
+	}
+	say_error("WARNING: %s lets the command write all of %s (%s)", r->flag,
+		  canon, what);
+}
+
 int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 {
 	int ret = 0;
@@ -370,6 +398,7 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 				 strerror(-ret));
 			return ret;
 		}
+		warn_wide(r);
 	}
 	ret = protect_defaults(p, c);
 	if (!ret)
