@@ -10,17 +10,17 @@
  * by a profile it did not ask the user about is named here with the
  * reason; learn.c leaves it out (and says so) unless --allow-broad:
  *  - any right on "/", $HOME or a directory above $HOME;
- *  - a write on cordon's own files (its state directory, which holds the
- *    audit log, the profile being written, its executable): the path,
- *    inside it or above it;
- *  - a write on what makes git outside run a program (a git directory,
- *    its hooks, config, config.worktree, commondir, modules/ and
- *    worktrees/; policy_git_files) or on a shell startup file
- *    (roots_dotfiles): the path or inside it, where a --write lifts
- *    the protection (protect.h).  A grant above a repository or a
- *    startup file keeps them protected when the profile is loaded
- *    (gitguard.c and roots.c protect them in every writable root), as
- *    for --write.
+ *  - a write on cordon's state directory (the audit log's) or on the
+ *    profile being written: the path, inside it or above it;
+ *  - a write on cordon's executable, on what makes git outside run a
+ *    program (a git directory, its hooks, config, config.worktree,
+ *    commondir, modules/ and worktrees/; policy_git_files) or on a
+ *    shell startup file (roots_dotfiles): the path or inside it, where
+ *    a --write lifts the protection (protect.h).  A grant above them
+ *    keeps them protected when the profile is loaded (roots.c and
+ *    gitguard.c protect them in every writable root), as for --write:
+ *    a build's "." that holds a repository, a "/usr/local/bin" that
+ *    holds cordon.
  * Each check is made on the path as written and as it resolves now (a
  * link to "/" is "/" once the profile is loaded).
  */
@@ -191,7 +191,7 @@ static const char *risk(const struct learn_guard *g, const char *path,
 		return "cordon's state directory, its audit log";
 	if (near(path, g->profile))
 		return "the profile being written";
-	if (near(path, g->self))
+	if (g->self[0] && path_is_within(path, g->self))
 		return "cordon's own executable";
 	if (touches_git(path))
 		return "git's hooks or configuration, which run code";

@@ -38,12 +38,12 @@ bool learn_path_clean(const char *in, char out[PATH_BUF]);
  * learn_grant_risk - why the grant of @path (clean, absolute) must not
  * be written without --allow-broad, or NULL when it may.  Any grant:
  * "/", $HOME or a directory above it.  With @writes (a write or a
- * create) also: cordon's state directory, the profile being written or
- * cordon's executable (the path itself, inside it or above it); a git
- * directory, or its hooks, config, config.worktree, commondir, modules
- * or worktrees (itself or inside); a shell startup file of $HOME
- * (itself or inside).  @path is checked as written and as resolved (a
- * symbolic link to "/" is "/" when the profile is loaded).
+ * create) also: cordon's state directory or the profile being written
+ * (the path itself, inside it or above it); cordon's executable, a git
+ * directory or its hooks, config, config.worktree, commondir, modules
+ * or worktrees, a shell startup file of $HOME (itself or inside).  @path is
+ * checked as written and as resolved (a symbolic link to "/" is "/" when the
+ * profile is loaded).
  */
 const char *learn_grant_risk(const struct learn_guard *g, const char *path,
 			     bool writes);

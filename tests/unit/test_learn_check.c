@@ -161,6 +161,8 @@ Test(learn_check, root_and_home_and_above_are_never_granted)
 
 Test(learn_check, cordon_s_own_files_are_never_written)
 {
+	char up[PATH_BUF];
+
 	risky(at("home/.local/state/cordon"), true);
 	risky(at("home/.local/state/cordon/audit.jsonl"), true);
 	risky(at("home/.local"), true); /* above it */
@@ -172,6 +174,13 @@ Test(learn_check, cordon_s_own_files_are_never_written)
 	safe(at("ws/prof"), false);
 	/* a sibling of the profile's directory */
 	safe(at("ws/src"), true);
+	/* cordon's executable (this test's, here): itself; a directory
+	 * above it stays protected when loaded (roots.c) */
+	cr_assert_neq(guard.self[0], '\0');
+	risky(guard.self, true);
+	snprintf(up, sizeof(up), "%s", guard.self);
+	*strrchr(up, '/') = '\0';
+	safe(up, true);
 }
 
 Test(learn_check, git_s_code_running_files_are_never_written)
