@@ -63,7 +63,22 @@ static struct learn_run run;
 static const char *mode_name;	 /* the options' --mode, or NULL */
 static struct learn_guard guard; /* what no grant may reach */
 static bool allow_broad;	 /* --allow-broad */
-static size_t invalid;		 /* records that held nothing valid */
+/* records that held nothing valid, and paths from the command's files */
+static size_t invalid;
+
+/* Add @rights at @path, a path the command could name (a record, a
+ * "#!" line or a run path in a file it wrote): kept only clean
+ * (learn_check.c), else counted.  False when not kept. */
+static bool note(const char *path, unsigned int rights)
+{
+	char clean[PATH_BUF];
+
+	if (!learn_path_clean(path, clean)) {
+		invalid++;
+		return false;
+	}
+	return learn_store_add(clean, rights);
+}
 
 void learn_note(json_t *record)
 {
@@ -76,8 +91,6 @@ void learn_note(json_t *record)
 		json_string_value(json_object_get(record, "operation"));
 	json_int_t need = json_integer_value(json_object_get(record, "need"));
 
-	char clean[PATH_BUF];
-
 	/* the command can forge any record: what is not valid is counted,
 	 * never learned */
 	if (dest) {
@@ -85,12 +98,8 @@ void learn_note(json_t *record)
 			invalid++;
 		return;
 	}
-	if (!learn_path_clean(resolved, clean)) {
-		invalid++;
-		return;
-	}
 	/* 0: seen */
-	learn_store_add(clean, (unsigned int)need & (RIGHT_ALL | RIGHT_U));
+	note(resolved, (unsigned int)need & (RIGHT_ALL | RIGHT_U));
 }
 
 /* A library or interpreter the loader maps for a program: noted as
@@ -100,9 +109,9 @@ static void note_dep(const char *dep, void *depth)
 	struct learn_need *n = learn_store_find(dep);
 	int d = *(int *)depth + 1;
 
-	if ((n && (n->rights & RIGHT_X)) || d > ELF_DEPTH)
+	if ((n && (n->rights & RIGHT_X)) || d > ELF_DEPTH ||
+	    !note(dep, RIGHT_X))
 		return;
-	learn_store_add(dep, RIGHT_X);
 	learn_elf_deps(dep, note_dep, &d);
 }
 
@@ -119,9 +128,10 @@ static void note_exec(const char *file, bool relative_ok)
 		int fd;
 		ssize_t n;
 
-		learn_store_add(path, RIGHT_X);
 		/* a path from a record is untrusted: a FIFO or a device
 		 * is never opened */
+		if (!note(path, RIGHT_X))
+			return;
 		fd = learn_open_file(path);
 		if (fd < 0)
 			return;

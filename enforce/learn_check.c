@@ -50,21 +50,19 @@ static void settle(const char *path, char out[PATH_BUF])
 void learn_guard_init(struct learn_guard *g, const char *home,
 		      const char *profile)
 {
-	char buf[PATH_BUF];
+	char buf[PATH_BUF], cwd[PATH_BUF];
 
 	memset(g, 0, sizeof(*g));
 	if (home && home[0] == '/')
 		settle(home, g->home);
 	if (roots_state_dir(buf) == 0)
 		settle(buf, g->state);
-	if (profile && profile[0] == '/') {
+	if (profile && profile[0] == '/')
 		settle(profile, g->profile);
-	} else if (profile && path_resolve(AT_FDCWD, ".", 0, buf) == 0 &&
-		   strlen(buf) + 1 + strlen(profile) < PATH_BUF) {
-		strcat(buf, "/");
-		strcat(buf, profile);
+	else if (profile && path_resolve(AT_FDCWD, ".", 0, cwd) == 0 &&
+		 snprintf(buf, sizeof(buf), "%s/%s", cwd, profile) <
+			 (int)sizeof(buf))
 		settle(buf, g->profile);
-	}
 	if (platform_self_exe(buf) == 0)
 		settle(buf, g->self);
 }

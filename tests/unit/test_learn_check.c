@@ -43,7 +43,8 @@ static void touch(const char *rel)
  * $dir/bare.git, the profile $dir/ws/prof/p.json. */
 static void setup(void)
 {
-	cr_assert_not_null(mkdtemp(strcpy(dir, "/tmp/cordon-lcheck.XXXXXX")));
+	snprintf(dir, sizeof(dir), "/tmp/cordon-lcheck.XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
 	mk("home");
 	mk("ws");
 	mk("ws/.git");
