@@ -169,6 +169,11 @@ Test(learn, tokens)
 	cr_assert_str_eq(out, "/var/tmpx");
 	learn_token(&run, "/usr/lib", out);
 	cr_assert_str_eq(out, "/usr/lib");
+	/* "~" only for the home on a component boundary */
+	learn_token(&run, at("homex/y"), out);
+	cr_assert_str_eq(out, at("homex/y"));
+	learn_token(&run, at("home"), out);
+	cr_assert_str_eq(out, "~");
 }
 
 Test(learn, store_merges_and_finds)
