@@ -14,7 +14,11 @@
  * the interpreters of "#!" lines (the kernel checks them, the shim
  * decides on the script) and what the dynamic loader maps from the
  * program's own run path (learn_elf.c).  At the end the records are
- * folded into a minimal profile (learn_fold.c):
+ * folded into a minimal profile (learn_fold.c).  Every record, and
+ * every path read from a file the command could write (a "#!" line, a
+ * run path), is untrusted: kept only clean and normal, else counted
+ * (learn_check.c); the profile is written through its directory, held
+ * from before the run (write_profile()).  The fold:
  *  - a cache's files into the cache (~/.cache/NAME, ~/.NAME, ~/go/...);
  *  - what was made, replaced or removed into its directory; a program
  *    into its directory; what was read stays the path itself;
