@@ -124,18 +124,6 @@ void own_stop(struct proxy *px)
 	o->nl = -1;
 }
 
-static bool same(const struct sockaddr_storage *o, const struct sockaddr *sa)
-{
-	if (o->ss_family != sa->sa_family)
-		return false;
-	if (sa->sa_family == AF_INET)
-		return ((const struct sockaddr_in *)o)->sin_addr.s_addr ==
-		       ((const struct sockaddr_in *)sa)->sin_addr.s_addr;
-	return sa->sa_family == AF_INET6 &&
-	       !memcmp(&((const struct sockaddr_in6 *)o)->sin6_addr,
-		       &((const struct sockaddr_in6 *)sa)->sin6_addr, 16);
-}
-
 bool proxy_is_own(struct proxy *px, const struct sockaddr *sa)
 {
 	struct own_addrs *o = &px->own;
@@ -151,7 +139,7 @@ bool proxy_is_own(struct proxy *px, const struct sockaddr *sa)
 	if (o->unread)
 		return true;
 	for (size_t i = 0; i < o->n; i++)
-		if (same(&o->addrs[i], sa))
+		if (proxy_addr_same((const struct sockaddr *)&o->addrs[i], sa))
 			return true;
 	return false;
 }

@@ -135,6 +135,10 @@ long proxy_socks_request(const uint8_t *buf, size_t len,
 enum proxy_verdict proxy_match(const struct proxy_rule *rules, size_t n,
 			       const struct proxy_target *t);
 
+/* Do @a and @b (AF_INET or AF_INET6) hold the same address, ports
+ * aside? */
+bool proxy_addr_same(const struct sockaddr *a, const struct sockaddr *b);
+
 /**
  * proxy_target_format - "host:port" ("[v6]:port") into @out (@outlen
  * bytes, at least 1).  Return: @out.

@@ -60,15 +60,15 @@ int proxy_rule_parse(const char *spec, struct proxy_rule *out)
 	return 0;
 }
 
-static bool same_addr(const struct sockaddr_storage *a,
-		      const struct sockaddr_storage *b)
+bool proxy_addr_same(const struct sockaddr *a, const struct sockaddr *b)
 {
-	if (a->ss_family != b->ss_family)
+	if (a->sa_family != b->sa_family)
 		return false;
-	if (a->ss_family == AF_INET)
+	if (a->sa_family == AF_INET)
 		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
 		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-	return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+	return a->sa_family == AF_INET6 &&
+	       memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
 		      &((const struct sockaddr_in6 *)b)->sin6_addr, 16) == 0;
 }
 
@@ -94,8 +94,10 @@ enum proxy_verdict proxy_match(const struct proxy_rule *rules, size_t n,
 			continue;
 		if (r->is_ip != t->is_ip)
 			continue;
-		if (t->is_ip ? same_addr(&r->addr, &t->addr)
-			     : !r->wildcard && strcmp(r->host, t->host) == 0)
+		if (t->is_ip
+			    ? proxy_addr_same((const struct sockaddr *)&r->addr,
+					      (const struct sockaddr *)&t->addr)
+			    : !r->wildcard && strcmp(r->host, t->host) == 0)
 			return PROXY_EXACT;
 		if (!t->is_ip && r->wildcard && is_below(t->host, r->host))
 			v = PROXY_WILDCARD;
