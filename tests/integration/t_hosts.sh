@@ -401,6 +401,10 @@ test_hosts_wildcard_never_reaches_a_special_range() {
 			fail "a wildcard reached $addr: the listener saw $(cat "$T/count") connections"
 		assert_stdout_has 403
 		assert_stderr_has "^cordon: denied connect $name.cordon.test:$port \[proxy\] (a name under a wildcard that resolves to $addr, $range: only a rule naming it reaches it); allow with --allow-host $name.cordon.test:$port$"
+		grep "\"destination\":\"$name.cordon.test:$port\"" \
+			"$HOME/.local/state/cordon/audit.jsonl" |
+			grep -q "\"allow\":\"with --allow-host $name.cordon.test:$port\"" ||
+			fail "no record of the refusal of $name.cordon.test"
 		# CONNECT, the same
 		in_netns "$CORDON" --allow-host "*.cordon.test:$port" -- \
 			curl -sS -m 3 --proxytunnel "http://$name.cordon.test:$port/" \
