@@ -71,13 +71,13 @@ static void refresh(struct own_addrs *o)
 
 	for (;;) {
 		r = recv(o->nl, buf, sizeof(buf), MSG_DONTWAIT);
-		if (r > 0 || (r < 0 && errno == ENOBUFS)) {
-			changed = true;
-			continue;
-		}
 		if (r < 0 && errno == EINTR)
 			continue;
-		break;
+		if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			break;
+		changed = true; /* news, lost news (ENOBUFS), or a failure */
+		if (r == 0 || (r < 0 && errno != ENOBUFS))
+			break;
 	}
 	if (changed)
 		o->unread = !reread(o);
