@@ -19,7 +19,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ifaddrs.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,43 +239,6 @@ void conn_refuse(struct conn *c, const char *rule)
 		conn_http_error(c, 403, rule);
 }
 
-bool proxy_is_own(const struct proxy *px, const struct sockaddr *sa)
-{
-	for (size_t i = 0; i < px->nown; i++) {
-		const struct sockaddr_storage *o = &px->own[i];
-
-		if (o->ss_family != sa->sa_family)
-			continue;
-		if (sa->sa_family == AF_INET &&
-		    ((const struct sockaddr_in *)o)->sin_addr.s_addr ==
-			    ((const struct sockaddr_in *)sa)->sin_addr.s_addr)
-			return true;
-		if (sa->sa_family == AF_INET6 &&
-		    !memcmp(&((const struct sockaddr_in6 *)o)->sin6_addr,
-			    &((const struct sockaddr_in6 *)sa)->sin6_addr, 16))
-			return true;
-	}
-	return false;
-}
-
-static void own_addresses(struct proxy *px)
-{
-	struct ifaddrs *ifa, *i;
-
-	if (getifaddrs(&ifa))
-		return;
-	for (i = ifa; i && px->nown < OWN_ADDRS_MAX; i = i->ifa_next) {
-		if (!i->ifa_addr || (i->ifa_addr->sa_family != AF_INET &&
-				     i->ifa_addr->sa_family != AF_INET6))
-			continue;
-		memcpy(&px->own[px->nown++], i->ifa_addr,
-		       i->ifa_addr->sa_family == AF_INET
-			       ? sizeof(struct sockaddr_in)
-			       : sizeof(struct sockaddr_in6));
-	}
-	freeifaddrs(ifa);
-}
-
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
 		      struct sockaddr *sa, int salen, void *arg)
 {
@@ -384,6 +346,8 @@ static void defaults(struct proxy_policy *p)
 
 static int setup(struct proxy *px, int listen_fd)
 {
+	int ret;
+
 	if (pipe2(px->stopfd, O_CLOEXEC | O_NONBLOCK) ||
 	    pipe2(px->donefd, O_CLOEXEC | O_NONBLOCK))
 		return -errno;
@@ -405,7 +369,8 @@ static int setup(struct proxy *px, int listen_fd)
 	if (!px->listener || !px->retry_ev)
 		return -ENOMEM;
 	evconnlistener_set_error_cb(px->listener, on_accept_error);
-	return resolver_start(px, &px->resolver);
+	ret = own_start(px);
+	return ret ? ret : resolver_start(px, &px->resolver);
 }
 
 static void teardown(struct proxy *px)
@@ -418,6 +383,7 @@ static void teardown(struct proxy *px)
 	resolver_stop(px->resolver);
 	if (px->done_ev)
 		on_done(px->donefd[0], 0, px); /* the jobs done, freed */
+	own_stop(px);
 	if (px->retry_ev)
 		event_free(px->retry_ev);
 	if (px->stop_ev)
@@ -449,6 +415,7 @@ int proxy_start(struct proxy **out, int listen_fd,
 		return -ENOMEM;
 	}
 	px->stopfd[0] = px->stopfd[1] = px->donefd[0] = px->donefd[1] = -1;
+	px->own.nl = -1;
 	pthread_mutex_init(&px->mu, NULL);
 	px->pol = *policy;
 	defaults(&px->pol);
@@ -459,7 +426,6 @@ int proxy_start(struct proxy **out, int listen_fd,
 		memcpy(px->rules, policy->rules,
 		       policy->nrules * sizeof(*px->rules));
 	px->pol.rules = px->rules;
-	own_addresses(px);
 	ret = px->rules ? setup(px, listen_fd) : -ENOMEM;
 	if (!px->listener)
 		close(listen_fd);

@@ -2,9 +2,10 @@
  * proxy_conn.c - one connection of the egress proxy, phase by phase:
  * sniff the first byte (5: SOCKS5, else HTTP), read the request within
  * its limits, match it against the rules, resolve, refuse a name under
- * a wildcard that resolves to the host's own kind of address, connect
- * to each address in turn, then splice bytes both ways with
- * backpressure.  Runs on the proxy's loop thread only.
+ * a wildcard that resolves to a special-purpose address or one of the
+ * host's own, connect to each address in turn (each checked again),
+ * then splice bytes both ways with backpressure.  Runs on the proxy's
+ * loop thread only.
  *
  * Never read more than a head's cap before the request is decided, and
  * never more than buffer_max ahead of what the other side took.
@@ -18,6 +19,7 @@
 
 #include <event2/buffer.h>
 
+#include "enforce/netclass.h"
 #include "enforce/proxy_int.h"
 
 #define TUNNEL_IO_MAX (256 * 1024) /* bytes of one read or write */
@@ -181,37 +183,42 @@ static void on_client_event(struct bufferevent *bev, short what, void *arg)
 	conn_free(c);
 }
 
-/* Any address of a name under a wildcard that is the host's own kind
- * refuses the name (a resolver's answer may mix them). */
-static bool refuse_private(struct conn *c, const struct job *j)
+/* A name under a wildcard reaches no special-purpose address
+ * (netclass.c) and none of the host's own as they are now (proxy_own.c):
+ * only a rule naming it exactly does.  Asked of every address resolved
+ * (one of them refuses the name: an answer may mix them), and again of
+ * the one dialed, just before the connect (the host's addresses may
+ * have changed since). */
+static bool refuse_special(struct conn *c, const struct sockaddr *sa)
 {
-	char text[INET6_ADDRSTRLEN + 128], addr[INET6_ADDRSTRLEN];
+	char text[INET6_ADDRSTRLEN + 256], addr[INET6_ADDRSTRLEN] = "?";
+	const struct netclass *nc;
+	const void *a =
+		sa->sa_family == AF_INET6
+			? (const void *)&((const struct sockaddr_in6 *)sa)
+				  ->sin6_addr
+			: (const void *)&((const struct sockaddr_in *)sa)
+				  ->sin_addr;
 
 	if (c->verdict == PROXY_EXACT)
 		return false;
-	for (int i = 0; i < j->n; i++) {
-		const struct sockaddr *sa =
-			(const struct sockaddr *)&j->addrs[i];
-		const void *a =
-			sa->sa_family == AF_INET
-				? (const void *)&(
-					  (const struct sockaddr_in *)sa)
-					  ->sin_addr
-				: (const void *)&(
-					  (const struct sockaddr_in6 *)sa)
-					  ->sin6_addr;
-
-		if (!proxy_addr_is_private(sa) && !proxy_is_own(c->px, sa))
-			continue;
+	nc = netclass_special(sa);
+	if (!nc && !proxy_is_own(c->px, sa))
+		return false;
+	if (sa->sa_family == AF_INET || sa->sa_family == AF_INET6)
 		inet_ntop(sa->sa_family, a, addr, sizeof(addr));
+	if (nc && nc->family != AF_UNSPEC)
 		snprintf(text, sizeof(text),
-			 "a name under a wildcard that resolves to %s, a "
-			 "private or local address: name it exactly",
-			 addr);
-		conn_refuse(c, text);
-		return true;
-	}
-	return false;
+			 "a name under a wildcard that resolves to %s, %s "
+			 "(%s, %s): only a rule naming it reaches it",
+			 addr, nc->name, nc->block, nc->rfc);
+	else
+		snprintf(text, sizeof(text),
+			 "a name under a wildcard that resolves to %s, %s: "
+			 "only a rule naming it reaches it",
+			 addr, nc ? nc->name : "an address of this host");
+	conn_refuse(c, text);
+	return true;
 }
 
 static void try_connect(struct conn *c);
@@ -230,8 +237,9 @@ void conn_resolved(struct conn *c, struct job *j)
 					: "the name could not be resolved");
 		return;
 	}
-	if (refuse_private(c, j))
-		return;
+	for (int i = 0; i < j->n; i++)
+		if (refuse_special(c, (const struct sockaddr *)&j->addrs[i]))
+			return;
 	memcpy(c->addrs, j->addrs, (size_t)j->n * sizeof(j->addrs[0]));
 	c->naddrs = (size_t)j->n;
 	c->next_addr = 0;
@@ -394,6 +402,8 @@ static void try_connect(struct conn *c)
 						: sizeof(struct sockaddr_in6);
 
 	c->phase = P_CONNECTING;
+	if (refuse_special(c, (const struct sockaddr *)a))
+		return;
 	c->up = bufferevent_socket_new(c->px->base, -1, BEV_OPT_CLOSE_ON_FREE);
 	if (!c->up) {
 		c->last_err = ENOMEM;

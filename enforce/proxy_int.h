@@ -2,7 +2,8 @@
  * proxy_int.h - what the egress proxy's files share (proxy.c: the
  * thread, the listener, a connection's life and its answers;
  * proxy_conn.c: a connection's phases; proxy_resolve.c: the resolver
- * threads).  Not for use outside enforce/proxy*.c.
+ * threads; proxy_own.c: the host's own addresses).  Not for use
+ * outside enforce/proxy*.c.
  */
 #ifndef CORDON_PROXY_INT_H
 #define CORDON_PROXY_INT_H
@@ -14,7 +15,9 @@
 
 #include "enforce/proxy.h"
 
-#define OWN_ADDRS_MAX 64
+/* The host's own addresses known at most; more, and every address is
+ * taken for one (proxy_own.c: fails closed). */
+#define OWN_ADDRS_MAX 4096
 
 struct resolver;
 
@@ -49,6 +52,15 @@ struct splice_dir {
 	struct event *in_ev, *out_ev;
 };
 
+/* The host's own addresses, kept current (proxy_own.c). */
+struct own_addrs {
+	int nl; /* netlink, subscribed to address changes */
+	struct event *ev;
+	struct sockaddr_storage *addrs;
+	size_t n;
+	bool unread; /* the last read failed: every address is own */
+};
+
 struct conn {
 	struct proxy *px;
 	struct conn *prev, *next;
@@ -77,8 +89,7 @@ struct proxy {
 	pthread_t thread;
 	struct proxy_policy pol;
 	struct proxy_rule *rules;
-	struct sockaddr_storage own[OWN_ADDRS_MAX];
-	size_t nown;
+	struct own_addrs own;
 	proxy_record_fn record;
 	void *record_arg;
 	struct conn *conns;
@@ -93,7 +104,13 @@ void conn_http_error(struct conn *c, int status, const char *why);
 void conn_socks_error(struct conn *c, int code);
 void conn_refuse(struct conn *c, const char *rule);
 void conn_arm(struct conn *c, unsigned ms);
-bool proxy_is_own(const struct proxy *px, const struct sockaddr *sa);
+
+/* proxy_own.c */
+int own_start(struct proxy *px);
+void own_stop(struct proxy *px);
+/* Is @sa (IPv4-mapped: its IPv4 address) one of the host's addresses as
+ * they are now?  True as well while they cannot be read. */
+bool proxy_is_own(struct proxy *px, const struct sockaddr *sa);
 
 /* proxy_conn.c */
 void conn_start(struct conn *c);

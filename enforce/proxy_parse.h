@@ -135,12 +135,9 @@ long proxy_socks_request(const uint8_t *buf, size_t len,
 enum proxy_verdict proxy_match(const struct proxy_rule *rules, size_t n,
 			       const struct proxy_target *t);
 
-/**
- * proxy_addr_is_private - is @sa loopback, unspecified, RFC 1918 or
- * 169.254/16 link-local (IPv4, or IPv4-mapped IPv6), or ::1, ::, fc00::/7
- * (ULA) or fe80::/10 (IPv6)?
- */
-bool proxy_addr_is_private(const struct sockaddr *sa);
+/* Do @a and @b (AF_INET or AF_INET6) hold the same address, ports
+ * aside? */
+bool proxy_addr_same(const struct sockaddr *a, const struct sockaddr *b);
 
 /**
  * proxy_target_format - "host:port" ("[v6]:port") into @out (@outlen

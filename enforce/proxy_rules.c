@@ -1,8 +1,8 @@
 /*
  * proxy_rules.c - the --allow-host rules of the egress proxy
  * (proxy_parse.h): parse a rule, match what a client asked for against
- * them, say which resolved addresses are the host's own kind, and spell
- * a destination and the option that allows it.  Pure: no I/O.
+ * them, and spell a destination and the option that allows it.  Pure:
+ * no I/O.
  *
  * The rule, in full:
  *  - "host" allows that name on ports 80 and 443; "host:port" on that
@@ -12,11 +12,12 @@
  *    or a name the resolver would read as a number, "127.1") is matched
  *    only by a rule naming the same address: a name rule never covers
  *    one, and an IP rule never covers a name.
- *  - A name whose addresses include a loopback, unspecified, private
- *    (RFC 1918, ULA), link-local or one of the host's own addresses is
- *    reached only when a rule names that very name (PROXY_EXACT): a
- *    wildcard never lets one through.  This is proxy.c's to apply, after
- *    resolving; here is proxy_addr_is_private().
+ *  - A name whose addresses include a special-purpose one (loopback,
+ *    private, shared, link-local, documentation, multicast, reserved...:
+ *    netclass.c) or one of the host's own is reached only when a rule
+ *    names that very name (PROXY_EXACT): a wildcard never lets one
+ *    through.  proxy_conn.c applies it, after resolving, on each
+ *    address dialed.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -59,15 +60,15 @@ int proxy_rule_parse(const char *spec, struct proxy_rule *out)
 	return 0;
 }
 
-static bool same_addr(const struct sockaddr_storage *a,
-		      const struct sockaddr_storage *b)
+bool proxy_addr_same(const struct sockaddr *a, const struct sockaddr *b)
 {
-	if (a->ss_family != b->ss_family)
+	if (a->sa_family != b->sa_family)
 		return false;
-	if (a->ss_family == AF_INET)
+	if (a->sa_family == AF_INET)
 		return ((const struct sockaddr_in *)a)->sin_addr.s_addr ==
 		       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
-	return memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
+	return a->sa_family == AF_INET6 &&
+	       memcmp(&((const struct sockaddr_in6 *)a)->sin6_addr,
 		      &((const struct sockaddr_in6 *)b)->sin6_addr, 16) == 0;
 }
 
@@ -93,38 +94,15 @@ enum proxy_verdict proxy_match(const struct proxy_rule *rules, size_t n,
 			continue;
 		if (r->is_ip != t->is_ip)
 			continue;
-		if (t->is_ip ? same_addr(&r->addr, &t->addr)
-			     : !r->wildcard && strcmp(r->host, t->host) == 0)
+		if (t->is_ip
+			    ? proxy_addr_same((const struct sockaddr *)&r->addr,
+					      (const struct sockaddr *)&t->addr)
+			    : !r->wildcard && strcmp(r->host, t->host) == 0)
 			return PROXY_EXACT;
 		if (!t->is_ip && r->wildcard && is_below(t->host, r->host))
 			v = PROXY_WILDCARD;
 	}
 	return v;
-}
-
-static bool is_private4(uint32_t a)
-{
-	return (a >> 24) == 127 || (a >> 24) == 0 || (a >> 24) == 10 ||
-	       (a >> 20) == (172 << 4 | 1) || (a >> 16) == (192 << 8 | 168) ||
-	       (a >> 16) == (169 << 8 | 254);
-}
-
-bool proxy_addr_is_private(const struct sockaddr *sa)
-{
-	const uint8_t *b;
-
-	if (sa->sa_family == AF_INET)
-		return is_private4(ntohl(
-			((const struct sockaddr_in *)sa)->sin_addr.s_addr));
-	if (sa->sa_family != AF_INET6)
-		return true; /* not an address we reach */
-	b = ((const struct sockaddr_in6 *)sa)->sin6_addr.s6_addr;
-	if (IN6_IS_ADDR_V4MAPPED(b) || IN6_IS_ADDR_V4COMPAT(b))
-		return is_private4((uint32_t)b[12] << 24 |
-				   (uint32_t)b[13] << 16 |
-				   (uint32_t)b[14] << 8 | b[15]);
-	return IN6_IS_ADDR_LOOPBACK(b) || IN6_IS_ADDR_UNSPECIFIED(b) ||
-	       (b[0] & 0xfe) == 0xfc || (b[0] == 0xfe && (b[1] & 0xc0) == 0x80);
 }
 
 char *proxy_target_format(const struct proxy_target *t, char *out,

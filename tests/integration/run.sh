@@ -56,11 +56,17 @@ if [ "$(id -u)" -eq 0 ]; then
 		mount -t tmpfs -o noexec,nosuid,nodev,size=64k cordon-it "$locked" ||
 		exit 1
 	# names for t_hosts.sh (--allow-host), resolved outside the sandbox
-	# as any name is: two on the loopback, one on this host's address
+	# as any name is: two on the loopback, one on this host's address;
+	# and three that only a network namespace of a test's own reaches
+	# (t_hosts.sh's netns_start): shared address space, benchmarking,
+	# and a global address that test adds to its loopback mid-run
 	cp /etc/hosts "$stage/hosts.saved" || exit 1
 	far=$(hostname -I 2> /dev/null | tr ' ' '\n' | grep -m1 '^[0-9.]*$')
 	{
 		echo "127.0.0.1 allowed.cordon.test other.cordon.test"
+		echo "100.100.100.200 shared.cordon.test"
+		echo "198.18.0.1 bench.cordon.test"
+		echo "100.128.0.1 added.cordon.test"
 		[ -z "$far" ] || echo "$far far.cordon.test"
 	} >> /etc/hosts
 	restore='cat "$stage/hosts.saved" > /etc/hosts'

@@ -318,3 +318,136 @@ test_hosts_explain_a_port() {
 	assert_status 0
 	assert_stdout_has "^allowed connect 443: the network is on$"
 }
+
+# netns_start: a network namespace of the test's own, its loopback up,
+# where the proxy (cordon's supervisor) runs and dials: its addresses
+# and routes are the test's to add (netns_ip), and no packet leaves it,
+# so a name of a special range reaches only what the test put there.
+# As root a network namespace; as a user, with a user namespace that
+# maps the user to itself, whose capabilities only the control shell
+# keeps: cordon and the listener run there as the user, without any
+# (in_netns CMD...).  Ends with the test.
+netns_start() {
+	local userns=()
+	[ "$(id -u)" -eq 0 ] || userns=(-U -c --keep-caps)
+	mkfifo "$T/netns.ctl" || fail "mkfifo"
+	unshare "${userns[@]}" -n bash -c '
+		ip link set lo up || exit 1
+		exec 3<> "$1/netns.ctl"
+		echo up > "$1/netns.ready"
+		while read -r -t 120 -u 3 line; do
+			ip $line > "$1/netns.out" 2>&1
+			echo "$?" >> "$1/netns.out"
+			mv "$1/netns.out" "$1/netns.ack"
+		done' netns "$T" 2> "$T/netns.err" &
+	netns_pid=$!
+	trap 'kill $netns_pid 2> /dev/null' EXIT
+	wait_for_file "$T/netns.ready"
+	[ -s "$T/netns.ready" ] ||
+		skip "SKIP: no network namespace of the test's own: $(head -c 200 "$T/netns.err")"
+	if [ "$(id -u)" -eq 0 ]; then
+		in_ns=(nsenter -t "$netns_pid" -n)
+	else
+		in_ns=(nsenter -t "$netns_pid" -U -n --preserve-credentials)
+	fi
+}
+
+# netns_ip ARGS...: `ip ARGS` in the test's namespace, or the test fails.
+netns_ip() {
+	rm -f "$T/netns.ack"
+	echo "$*" > "$T/netns.ctl"
+	wait_for_file "$T/netns.ack"
+	[ "$(tail -n 1 "$T/netns.ack" 2> /dev/null)" = 0 ] ||
+		fail "ip $*: $(cat "$T/netns.ack" 2> /dev/null)"
+}
+
+in_netns() {
+	"${in_ns[@]}" "$@"
+}
+
+# netns_listener: $HELPERS/listener on every address of the test's
+# namespace for 20 s; sets $port; the count so far is $T/count's.
+netns_listener() {
+	rm -f "$T/port" "$T/count"
+	in_netns "$HELPERS/listener" -A -t 20 "$T/port" "$T/count" &
+	listener_pid=$!
+	wait_for_file "$T/port"
+	port=$(cat "$T/port") || fail "the listener did not start"
+}
+
+# A name below the wildcard that resolves into a special-purpose range
+# (RFC 6598's shared address space: tailnets, a cloud's metadata
+# service; RFC 2544's benchmarking range) reaches nothing, and the line
+# names the exact rule, which reaches it.  The address is a local route
+# of the test's namespace, not an address of it: a neighbour, as the
+# metadata service is, not the host's own.
+test_hosts_wildcard_never_reaches_a_special_range() {
+	local name addr range
+	netns_start
+	netns_listener
+	for name in shared bench; do
+		addr=$(getent ahostsv4 "$name.cordon.test" | awk 'NR == 1 {print $1}')
+		case $name in
+		shared) [ "$addr" = 100.100.100.200 ] || fail "shared.cordon.test is '$addr' (run.sh adds it to /etc/hosts)"
+			range="shared address space (100.64.0.0/10, RFC 6598)" ;;
+		bench) [ "$addr" = 198.18.0.1 ] || fail "bench.cordon.test is '$addr' (run.sh adds it to /etc/hosts)"
+			range="benchmarking (198.18.0.0/15, RFC 2544)" ;;
+		esac
+		netns_ip route add local "$addr/32" dev lo
+		in_netns "$CORDON" --allow-host "*.cordon.test:$port" -- \
+			curl -sS -m 3 -o /dev/null -w '%{http_code}' \
+			"http://$name.cordon.test:$port/" > "$T/stdout" 2> "$T/stderr"
+		[ "$(cat "$T/count")" = 0 ] ||
+			fail "a wildcard reached $addr: the listener saw $(cat "$T/count") connections"
+		assert_stdout_has 403
+		assert_stderr_has "^cordon: denied connect $name.cordon.test:$port \[proxy\] (a name under a wildcard that resolves to $addr, $range: only a rule naming it reaches it); allow with --allow-host $name.cordon.test:$port$"
+		grep "\"destination\":\"$name.cordon.test:$port\"" \
+			"$HOME/.local/state/cordon/audit.jsonl" |
+			grep -q "\"allow\":\"with --allow-host $name.cordon.test:$port\"" ||
+			fail "no record of the refusal of $name.cordon.test"
+		# CONNECT, the same
+		in_netns "$CORDON" --allow-host "*.cordon.test:$port" -- \
+			curl -sS -m 3 --proxytunnel "http://$name.cordon.test:$port/" \
+			> "$T/stdout" 2> "$T/stderr"
+		assert_stderr_has "allow with --allow-host $name.cordon.test:$port$"
+		[ "$(cat "$T/count")" = 0 ] ||
+			fail "a wildcard reached $addr: the listener saw $(cat "$T/count") connections"
+	done
+	# the twin: the option printed, pasted, reaches the listener
+	in_netns "$CORDON" --allow-host "*.cordon.test:$port" \
+		--allow-host "shared.cordon.test:$port" -- \
+		curl -sS -m 2 "http://shared.cordon.test:$port/" > /dev/null 2>&1
+	[ "$(cat "$T/count")" = 1 ] ||
+		fail "the exact name did not reach the listener: $(cat "$T/count") connections"
+}
+
+# The host's own addresses are re-read when they change: an address
+# added to the host while a run lives is refused to a wildcard at once,
+# with no restart (added.cordon.test: 100.128.0.1, a global address, on
+# the test namespace's loopback only once the run is up).
+test_hosts_wildcard_refuses_an_address_added_while_running() {
+	local pid
+	netns_start
+	netns_listener
+	getent ahostsv4 added.cordon.test | grep -q '^100\.128\.0\.1 ' ||
+		fail "added.cordon.test is not 100.128.0.1 (run.sh adds it to /etc/hosts)"
+	in_netns "$CORDON" --allow-host "*.cordon.test:$port" -- sh -c \
+		'echo up > up; while [ ! -e go ]; do sleep 0.05; done
+		curl -sS -m 3 -o /dev/null -w "%{http_code}" "$0"' \
+		"http://added.cordon.test:$port/" > "$T/stdout" 2> "$T/stderr" &
+	pid=$!
+	wait_for_file "$T/ws/up"
+	[ -s "$T/ws/up" ] || fail "the run did not start: $(cat "$T/stderr")"
+	netns_ip addr add 100.128.0.1/32 dev lo
+	: > "$T/ws/go"
+	wait "$pid"
+	[ "$(cat "$T/count")" = 0 ] ||
+		fail "a wildcard reached the address added: $(cat "$T/count") connections"
+	assert_stdout_has 403
+	assert_stderr_has "^cordon: denied connect added.cordon.test:$port \[proxy\] (a name under a wildcard that resolves to 100.128.0.1, an address of this host: only a rule naming it reaches it); allow with --allow-host added.cordon.test:$port$"
+	# the twin: the exact name reaches it
+	in_netns "$CORDON" --allow-host "added.cordon.test:$port" -- \
+		curl -sS -m 2 "http://added.cordon.test:$port/" > /dev/null 2>&1
+	[ "$(cat "$T/count")" = 1 ] ||
+		fail "the exact name did not reach the listener: $(cat "$T/count") connections"
+}
