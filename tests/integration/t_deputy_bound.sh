@@ -281,9 +281,9 @@ test_deputy_bound_log_is_never_a_symlink() {
 	ln -s "$T/out/target" "$T/out/log"
 	echo s3cr3t > "$T/out/secret"
 	cordon --log "$T/out/log" -- cat "$T/out/secret"
+	assert_content "$T/out/target" keep
 	assert_status 125
 	assert_stderr_has "^cordon: cannot open the audit log '$T/out/log': .*symbolic link"
-	assert_content "$T/out/target" keep
 	cordon --log "$T/out/target" -- cat "$T/out/secret"
 	assert_status 1
 	grep -q '"source":"shim"' "$T/out/target" || fail "the file itself took no record"
