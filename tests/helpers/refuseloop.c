@@ -89,8 +89,8 @@ static int try_proxy(const char *dest)
 	if (connect(fd, (struct sockaddr *)&sin, sizeof(sin)) == 0 &&
 	    write(fd, req, (size_t)n) == n) {
 		while (got < sizeof(reply) - 1) {
-			ssize_t r = read(fd, reply + got,
-					 sizeof(reply) - 1 - got);
+			ssize_t r =
+				read(fd, reply + got, sizeof(reply) - 1 - got);
 
 			if (r <= 0)
 				break;
@@ -111,8 +111,8 @@ int main(int argc, char **argv)
 	bool proxy;
 	char name[256];
 
-	if (argc != 6 || (strcmp(argv[1], "unix") != 0 &&
-			  strcmp(argv[1], "proxy") != 0)) {
+	if (argc != 6 ||
+	    (strcmp(argv[1], "unix") != 0 && strcmp(argv[1], "proxy") != 0)) {
 		fprintf(stderr, "usage: refuseloop unix|proxy TARGET N "
 				"SECONDS MAX\n");
 		return 2;
