@@ -81,11 +81,16 @@ int auditlog_open(struct auditlog *l, const char *path)
 	return 0;
 }
 
+/* A file system that has no flock(2) (some FUSE ones) still takes the
+ * records: rotated, but without the guarantee for runs at once. */
 static int lock(int fd, int how)
 {
 	while (flock(fd, how) < 0)
 		if (errno != EINTR)
-			return -errno;
+			return errno == ENOLCK || errno == EOPNOTSUPP ||
+					       errno == EINVAL
+				       ? 0
+				       : -errno;
 	return 0;
 }
 
