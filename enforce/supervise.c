@@ -336,6 +336,8 @@ static void log_dropped(struct supervisor *s, json_t *rec, uint32_t call)
 		s->tag(s->tag_arg, rec);
 	if (call)
 		json_object_set_new(rec, "call", json_integer(call));
+	else
+		json_object_del(rec, "call"); /* the tag's guess: all calls */
 	line = record_dump(rec, &len);
 	if (s->log.fd >= 0)
 		log_line(s, line, len);
