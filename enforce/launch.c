@@ -107,9 +107,11 @@ int launch_prepare(struct cli *c, struct launch *l, struct supervisor *sup)
 			  "--no-shim");
 		return EXIT_CORDON;
 	}
-	if (c->no_shim)
-		sup->sock = sup->logfd = -1; /* nothing reports */
-	else if (shimenv_prepare(c, l->envp, l->cap, sup))
+	if (c->no_shim) {
+		sup->sock = -1; /* nothing reports, nothing is logged */
+		sup->log = AUDITLOG_NONE;
+		budget_init(&sup->budget, 1);
+	} else if (shimenv_prepare(c, l->envp, l->cap, sup))
 		return EXIT_CORDON;
 	return 0;
 }

@@ -229,6 +229,8 @@ static void daemon_main(struct session *s, int ready)
 		modes_cleanup();
 		_exit(EXIT_CORDON);
 	}
+	/* a session's limits, a call's each (budget.h) */
+	budget_init(&s->sup.budget, BUDGET_SESSION_SCALE);
 	s->sup.tag = session_tag;
 	s->sup.tag_arg = s;
 	s->sup.note = session_note;

@@ -136,6 +136,7 @@ void session_note_flush(struct session *s)
 
 char *session_note_take(struct session *s, struct client *k)
 {
+	struct budget_count lost[BUDGET_SOURCES];
 	struct session_note *n;
 	char *text;
 
@@ -143,10 +144,12 @@ char *session_note_take(struct session *s, struct client *k)
 	n = k->note;
 	k->note = NULL;
 	pthread_mutex_unlock(&s->mu);
-	if (!n)
-		return NULL;
-	text = summary_of_call(&s->sup, &n->tally, n->own, s->id, k->call);
-	tally_free(&n->tally);
+	/* what the log lacks of the call: in the log, and said to it */
+	supervise_note_call_losses(&s->sup, k->call, lost);
+	text = summary_of_call(&s->sup, n ? &n->tally : NULL, n ? n->own : 0,
+			       s->id, k->call, lost);
+	if (n)
+		tally_free(&n->tally);
 	free(n);
 	return text;
 }

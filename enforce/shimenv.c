@@ -201,6 +201,13 @@ int shimenv_prepare(struct cli *c, char **envp, size_t cap,
 		ret = protect_write(p, lib);
 	if (!ret)
 		ret = protect_write(p, sup->logpath);
+	/* and its old files (auditlog.h), where they are */
+	for (int n = 1; !ret && n <= AUDITLOG_KEEP; n++) {
+		char old[PATH_BUF + 16];
+
+		snprintf(old, sizeof(old), "%s.%d", sup->logpath, n);
+		ret = protect_write(p, old);
+	}
 	/* the socket's directory, where a writable root holds it: the
 	 * command must not unlink the socket or put its own in its place */
 	if (!ret && supervise_socket_dir(sup, dir) == 0)

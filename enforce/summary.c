@@ -110,6 +110,41 @@ static void print_header(FILE *out, size_t n, size_t own, size_t lost,
 		fprintf(out, "none recorded in %s:\n", logpath);
 }
 
+/* What the log lacks of each source (@lost, BUDGET_SOURCES of them:
+ * a run's, a session's call's), and why: @scale times a run's limits,
+ * @per "run" or "call". */
+static void print_drops(FILE *out, const struct budget_count *lost,
+			size_t scale, const char *per)
+{
+	const struct budget_count *c = &lost[BUDGET_SHIM];
+
+	if (c->over + c->repeats)
+		fprintf(out,
+			"cordon: %zu report%s dropped (over the limit of %zu "
+			"records or %zu MiB per %s)\n",
+			c->over + c->repeats, plural(c->over + c->repeats),
+			BUDGET_SHIM_RECORDS * scale,
+			(size_t)(BUDGET_SHIM_BYTES * scale) >> 20, per);
+	if (c->rejected)
+		fprintf(out,
+			"cordon: %zu report%s rejected (not valid records)\n",
+			c->rejected, plural(c->rejected));
+	for (int src = BUDGET_SHIM + 1; src < BUDGET_SOURCES; src++) {
+		c = &lost[src];
+		if (!c->repeats && !c->over)
+			continue;
+		fprintf(out,
+			"cordon: %zu record%s of the %s not in the log: %zu "
+			"repeat%s of one recorded, counted in its \"dropped\" "
+			"record; %zu over the limit of %zu records or %zu MiB "
+			"per %s\n",
+			c->repeats + c->over, plural(c->repeats + c->over),
+			budget_name(src), c->repeats, plural(c->repeats),
+			c->over, BUDGET_OWN_RECORDS * scale,
+			(size_t)(BUDGET_OWN_BYTES * scale) >> 20, per);
+	}
+}
+
 /* What the log lacks, and why. */
 static void print_losses(FILE *out, const struct supervisor *s)
 {
@@ -119,16 +154,8 @@ static void print_losses(FILE *out, const struct supervisor *s)
 			"%s: %s\n",
 			s->unwritten, plural(s->unwritten), s->logpath,
 			strerror(s->write_err));
-	if (s->dropped)
-		fprintf(out,
-			"cordon: %zu report%s dropped (over the limit of %d "
-			"records or %u MiB per run)\n",
-			s->dropped, plural(s->dropped), SUPERVISE_RECORDS_MAX,
-			SUPERVISE_BYTES_MAX >> 20);
-	if (s->rejected)
-		fprintf(out,
-			"cordon: %zu report%s rejected (not valid records)\n",
-			s->rejected, plural(s->rejected));
+	print_drops(out, s->budget.all, s->budget.scale,
+		    s->budget.scale > 1 ? "session" : "run");
 }
 
 /*
@@ -213,15 +240,19 @@ void summary_print(struct supervisor *s)
 }
 
 char *summary_of_call(const struct supervisor *s, struct tally *t,
-		      size_t own_denials, const char *session, uint32_t call)
+		      size_t own_denials, const char *session, uint32_t call,
+		      const struct budget_count lost[BUDGET_SOURCES])
 {
+	bool drops = false;
 	char dir[PATH_BUF], which[128];
 	const char *own[3];
 	char *text = NULL;
 	size_t len = 0;
 	FILE *out;
 
-	if (!t || (!t->denials && !t->nunshimmed))
+	for (int src = 0; lost && src < BUDGET_SOURCES; src++)
+		drops |= budget_lost(&lost[src]);
+	if (!drops && (!t || (!t->denials && !t->nunshimmed)))
 		return NULL;
 	out = open_memstream(&text, &len);
 	if (!out)
@@ -229,11 +260,14 @@ char *summary_of_call(const struct supervisor *s, struct tally *t,
 	own_paths(s, own, dir);
 	snprintf(which, sizeof(which), " (call %u of session %s)", call,
 		 session);
-	if (t->denials)
+	if (t && t->denials)
 		print_header(out, t->denials, own_denials, 0, s->logpath,
 			     which);
-	print_tally(out, t, own);
-	if (print_options(out, t, own))
+	if (t)
+		print_tally(out, t, own);
+	if (drops)
+		print_drops(out, lost, 1, "call");
+	if (t && print_options(out, t, own))
 		fprintf(out, "cordon: a session's policy is its own from its "
 			     "start: start one with these options (cordon "
 			     "session start OPTIONS)\n");

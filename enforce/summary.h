@@ -14,12 +14,14 @@ void summary_print(struct supervisor *s);
 
 /**
  * summary_of_call - the summary of one call of a session, from its own
- * tally @t (@own_denials of them the supervisor's): the lines a plain
+ * tally @t (NULL: none; @own_denials of them the supervisor's) and what
+ * each source did not write of it (@lost, or NULL): the lines a plain
  * run prints at its end, naming the call, for the caller to print.
- * The log's losses are the session's, said at its end.
+ * The log's errors are the session's, said at its end.
  * Return: the text (free() it), or NULL when there is nothing to say.
  */
 char *summary_of_call(const struct supervisor *s, struct tally *t,
-		      size_t own_denials, const char *session, uint32_t call);
+		      size_t own_denials, const char *session, uint32_t call,
+		      const struct budget_count lost[BUDGET_SOURCES]);
 
 #endif

@@ -11,12 +11,16 @@
  *
  * Whatever comes over the socket is the command's to forge: each
  * datagram is validated and re-serialised with "source": "shim"
- * (record.c), and a run keeps at most SUPERVISE_RECORDS_MAX reports and
- * SUPERVISE_BYTES_MAX bytes of them; the rest is still read, so no
- * sender waits on a full queue, and counted.  Records of its own (what
- * was dropped, a kill by the seccomp filter) say "launcher" or
- * "kernel".  When the command ends it drains the socket and returns the
- * command's status as env(1) would.
+ * (record.c).  Every record on its way to the log, the command's
+ * reports and the supervisor's own (the broker's and the proxy's
+ * refusals, the launcher's notes) alike, goes through one budget
+ * (budget.h): what a source may write in a run, a call, a session; the
+ * rest is still read, so no sender waits on a full queue, and counted,
+ * and what each source lost is said in a record of its own ("dropped")
+ * and in the summary.  The log file itself is bounded by its rotation
+ * (auditlog.h).  Records of its own say "launcher" or "kernel".  When
+ * the command ends it drains the socket and returns the command's
+ * status as env(1) would.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -197,21 +201,24 @@ int supervise_prepare(struct supervisor *s, const char *log, char *err,
 	/* all but the tally, which clears only its counts (tally.h) */
 	memset(s, 0, offsetof(struct supervisor, tally));
 	tally_init(&s->tally);
-	s->sock = s->logfd = -1;
+	budget_init(&s->budget, 1);
+	s->sock = -1;
+	s->log = AUDITLOG_NONE;
 	if (!log) {
 		ret = supervise_default_log(def);
 		log = def;
 	} else {
 		ret = 0;
 	}
-	if (!ret) {
-		s->logfd = open(log, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
-				0600);
-		ret = s->logfd < 0 ? -errno : 0;
-	}
+	if (!ret)
+		ret = auditlog_open(&s->log, log);
 	if (ret) {
-		snprintf(err, errlen, "cannot open the audit log '%s': %s", log,
-			 strerror(-ret));
+		snprintf(err, errlen, "cannot open the audit log '%s': %s%s",
+			 log, strerror(-ret),
+			 ret == -ELOOP ? " (a symbolic link: cordon never "
+					 "follows one there; give the file it "
+					 "names)"
+				       : "");
 		return ret;
 	}
 	snprintf(s->logpath, sizeof(s->logpath), "%s", log);
@@ -223,38 +230,13 @@ int supervise_prepare(struct supervisor *s, const char *log, char *err,
 	return ret;
 }
 
-/* All of @line, or -errno; a line cut short is ended, so that the next
- * record starts on its own line. */
-static int write_line(int fd, const char *line, size_t len, size_t *done)
-{
-	ssize_t n;
-
-	for (*done = 0; *done < len; *done += (size_t)n) {
-		n = write(fd, line + *done, len - *done);
-		if (n < 0 && errno == EINTR) {
-			n = 0;
-			continue;
-		}
-		if (n <= 0) {
-			int err = n < 0 ? errno : EIO;
-
-			if (*done && write(fd, "\n", 1) == 1)
-				(*done)++;
-			return -err;
-		}
-	}
-	return 0;
-}
-
 /* Append @line (@len bytes, NULL: out of memory) to the log; count it
- * as recorded, or not; @wrote: the bytes it took. */
-static int log_line(struct supervisor *s, const char *line, size_t len,
-		    size_t *wrote)
+ * as recorded, or not. */
+static int log_line(struct supervisor *s, const char *line, size_t len)
 {
-	int ret = line ? write_line(s->logfd, line, len, wrote) : -ENOMEM;
+	size_t wrote = 0;
+	int ret = line ? auditlog_append(&s->log, line, len, &wrote) : -ENOMEM;
 
-	if (!line)
-		*wrote = 0;
 	if (ret) {
 		s->unwritten++;
 		s->write_err = -ret;
@@ -268,38 +250,33 @@ static int log_line(struct supervisor *s, const char *line, size_t len,
  * the broker's threads (supervise_broker_record). */
 static pthread_mutex_t writing = PTHREAD_MUTEX_INITIALIZER;
 
-/* One datagram from inside: validated, within the limits, re-written
+/* One datagram from inside: validated, within the budget, re-written
  * with its source, then noted for the summary. */
 static void keep_locked(struct supervisor *s, const char *buf, size_t len)
 {
-	size_t denials = s->tally.denials, wrote = 0;
+	size_t denials = s->tally.denials;
 	json_t *rec;
 	char *line;
 
-	if (s->kept >= SUPERVISE_RECORDS_MAX ||
-	    s->bytes >= SUPERVISE_BYTES_MAX) {
-		s->dropped++;
+	if (budget_full(&s->budget, BUDGET_SHIM)) {
+		budget_over(&s->budget, BUDGET_SHIM); /* not even parsed */
 		return;
 	}
 	rec = record_parse(buf, len, NULL);
 	if (!rec) {
-		s->rejected++;
+		budget_reject(&s->budget, BUDGET_SHIM);
 		return;
 	}
 	if (s->tag)
 		s->tag(s->tag_arg, rec);
 	line = record_dump(rec, &len);
-	if (line && len > SUPERVISE_BYTES_MAX - s->bytes) {
-		s->dropped++;
-	} else {
-		s->kept++;
+	if (budget_take(&s->budget, BUDGET_SHIM, rec, line ? len : 0) ==
+	    BUDGET_WRITE) {
 		tally_note(&s->tally, rec);
 		if (s->note)
 			s->note(s->tag_arg, rec, false);
-		if (log_line(s, line, len, &wrote) &&
-		    s->tally.denials > denials)
+		if (log_line(s, line, len) && s->tally.denials > denials)
 			s->denials_unwritten++;
-		s->bytes += wrote;
 	}
 	free(line);
 	json_decref(rec);
@@ -315,29 +292,55 @@ static void keep(struct supervisor *s, const char *buf, size_t len,
 	pthread_mutex_unlock(&writing);
 }
 
-/* A record of the supervisor's own, outside the command's limits;
- * @tally: a denial, for the summary too. */
+/* A record of the supervisor's own, within its source's budget (every
+ * refusal is counted for the summary all the same); @tally: a denial,
+ * for the summary too. */
 static void log_own(struct supervisor *s, json_t *rec, bool tally)
 {
-	size_t len = 0, wrote;
+	size_t len = 0, before = s->tally.denials;
+	enum budget_verdict v;
 	char *line;
 
+	if (!rec)
+		return;
 	/* tagged under the lock: s->sender is a report's meanwhile */
 	pthread_mutex_lock(&writing);
-	if (rec && s->tag)
+	if (s->tag)
 		s->tag(s->tag_arg, rec);
-	line = rec ? record_dump(rec, &len) : NULL;
-	if (tally && rec) {
-		size_t before = s->tally.denials;
-
+	if (tally) {
 		tally_note(&s->tally, rec);
 		s->own_denials += s->tally.denials - before;
 		if (s->note)
 			s->note(s->tag_arg, rec, true);
 	}
-	if (s->logfd >= 0)
-		log_line(s, line, len, &wrote);
+	line = record_dump(rec, &len);
+	v = budget_take(&s->budget, budget_source_of(rec), rec, line ? len : 0);
+	if (v != BUDGET_WRITE ||
+	    (s->log.fd >= 0 && log_line(s, line, len) != 0))
+		s->denials_unwritten += s->tally.denials - before;
 	pthread_mutex_unlock(&writing);
+	free(line);
+	json_decref(rec);
+}
+
+/* A record of what was lost, outside every budget (one per source and
+ * call at most), tagged, then given @call when it is a call's. */
+static void log_dropped(struct supervisor *s, json_t *rec, uint32_t call)
+{
+	size_t len = 0;
+	char *line;
+
+	if (!rec)
+		return;
+	if (s->tag)
+		s->tag(s->tag_arg, rec);
+	if (call)
+		json_object_set_new(rec, "call", json_integer(call));
+	else
+		json_object_del(rec, "call"); /* the tag's guess: all calls */
+	line = record_dump(rec, &len);
+	if (s->log.fd >= 0)
+		log_line(s, line, len);
 	free(line);
 	json_decref(rec);
 }
@@ -491,24 +494,30 @@ static void note_sigsys(struct supervisor *s, pid_t pid, int st, bool relayed)
 	json_decref(more);
 }
 
-/* What the log lacks of the command's reports, said in the log too. */
+/* What the log lacks of each source, said in the log too. */
 void supervise_note_losses(struct supervisor *s)
 {
-	char rule[256];
-	json_t *more;
+	pthread_mutex_lock(&writing);
+	for (int src = 0; src < BUDGET_SOURCES; src++)
+		log_dropped(s, budget_dropped(&s->budget, src, 0), 0);
+	pthread_mutex_unlock(&writing);
+}
 
-	if (!s->dropped && !s->rejected)
-		return;
-	snprintf(rule, sizeof(rule),
-		 "%zu reports dropped (over the limit of %d records or %u "
-		 "MiB per run), %zu rejected (not valid records)",
-		 s->dropped, SUPERVISE_RECORDS_MAX, SUPERVISE_BYTES_MAX >> 20,
-		 s->rejected);
-	more = json_pack("{s:I, s:I}", "dropped", (json_int_t)s->dropped,
-			 "rejected", (json_int_t)s->rejected);
-	log_own(s, record_new(RECORD_LAUNCHER, "report", "note", rule, more),
-		false);
-	json_decref(more);
+void supervise_note_call_losses(struct supervisor *s, uint32_t call,
+				struct budget_count lost[BUDGET_SOURCES])
+{
+	memset(lost, 0, BUDGET_SOURCES * sizeof(*lost));
+	if (!call)
+		return; /* no call: nothing of its own */
+	pthread_mutex_lock(&writing);
+	for (int src = 0; src < BUDGET_SOURCES; src++) {
+		const struct budget_count *c = budget_of(&s->budget, src, call);
+
+		lost[src] = c ? *c : (struct budget_count){ 0 };
+		log_dropped(s, budget_dropped(&s->budget, src, call), call);
+	}
+	budget_end_call(&s->budget, call);
+	pthread_mutex_unlock(&writing);
 }
 
 int supervise_wait(struct supervisor *s, pid_t pid)
@@ -548,9 +557,9 @@ void supervise_close(struct supervisor *s)
 		close(s->sock);
 		unlink(s->sockpath);
 	}
-	if (s->logfd >= 0)
-		close(s->logfd);
-	s->sock = s->logfd = -1;
+	auditlog_close(&s->log);
+	budget_free(&s->budget);
+	s->sock = -1;
 }
 
 /* What the sweep after the run moved aside: one line each, and a

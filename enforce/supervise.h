@@ -10,17 +10,14 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
+#include "enforce/auditlog.h"
+#include "enforce/budget.h"
 #include "enforce/tally.h"
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
-
-/* What the command's reports may take of the log in one run; beyond
- * that they are still read, unparsed (the queue drains, no sender is
- * held up), then dropped and counted. */
-#define SUPERVISE_RECORDS_MAX 10000
-#define SUPERVISE_BYTES_MAX   (16u << 20)
 
 /* What the command's wait status says of SIGSYS, the seccomp filter's
  * kill (sysfilter.c: a system call of another architecture). */
@@ -42,18 +39,16 @@ enum supervise_sigsys {
 	"cannot be told apart"
 
 struct supervisor {
-	int sock;	    /* datagrams from the shims */
-	int logfd;	    /* the audit log, append-only */
-	char sockpath[108]; /* sun_path */
+	int sock;	     /* datagrams from the shims */
+	struct auditlog log; /* the audit log, append-only */
+	char sockpath[108];  /* sun_path */
 	char logpath[PATH_BUF];
+	struct budget budget;	  /* what each source may write (budget.h) */
 	size_t records;		  /* written to the log, every source */
-	size_t bytes;		  /* of the command's reports, written */
-	size_t kept;		  /* reports valid and within the limits */
-	size_t dropped;		  /* reports over the limits */
-	size_t rejected;	  /* datagrams that are no valid record */
 	size_t unwritten;	  /* records the log did not take */
 	int write_err;		  /* the errno of the last of them */
-	size_t denials_unwritten; /* of tally.denials, not in the log */
+	size_t denials_unwritten; /* of tally.denials, not in the log (the
+				   * log's errors, the budget's drops) */
 	size_t own_denials;	  /* of tally.denials, the supervisor's own
 				   * (the broker's, the proxy's) */
 	enum supervise_sigsys sigsys;
@@ -102,10 +97,15 @@ void supervise_drain(struct supervisor *s);
 /* Ask the kernel for each report's sender (a session's tag). */
 int supervise_want_creds(struct supervisor *s);
 
-/* A record of what the log lacks of the command's reports (dropped over
- * the limits, rejected), when anything; supervise_wait() writes it at
- * the end of a run, a session at its end. */
+/* A record of what the log lacks of each source (budget_dropped()),
+ * when anything; supervise_wait() writes them at the end of a run, a
+ * session at its end. */
 void supervise_note_losses(struct supervisor *s);
+
+/* Call @call of a session has ended: what each source did not write in
+ * it, into @lost (the summary's), and in the log, a record each. */
+void supervise_note_call_losses(struct supervisor *s, uint32_t call,
+				struct budget_count lost[BUDGET_SOURCES]);
 
 /* Append @rec, a record of the launcher's own (record_new()), to the
  * log, and take it (json_decref).  Nothing without a log (--no-shim). */

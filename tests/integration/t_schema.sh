@@ -216,7 +216,7 @@ socket.socket(socket.AF_INET, socket.SOCK_DGRAM)'
 	cordon --log "$log" --allow-host "allowed.cordon.test:$oport" -- \
 		curl -sS -o /dev/null "http://other.cordon.test:$oport/x"
 	assert_stderr_has "^cordon: denied connect other.cordon.test:$oport \[proxy\]"
-	kinds="shim_path shim_destination launcher_git_plant launcher_exit_159 launcher_report kernel_path kernel_destination"
+	kinds="shim_path shim_destination launcher_git_plant launcher_exit_159 launcher_dropped kernel_path kernel_destination"
 	plain "$HELPERS/forge" sigsys
 	if [ "$status" -eq 0 ]; then
 		cordon learn -o "$T/out/p2.json" --log "$log" -- "$HELPERS/forge" sigsys

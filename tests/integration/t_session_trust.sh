@@ -108,21 +108,29 @@ test_session_needs_the_pid_namespace() {
 	assert_exists "$T/ws/ran"
 }
 
-# Reports from inside are bounded over the whole session as over a run,
-# and what was dropped is said in the log when it ends.
+# Reports from inside are bounded in each call as in a run (and over the
+# whole session, four times that); what each call dropped is said in
+# its summary and in a record with its call, what the session dropped
+# in the log when it ends.
 test_session_record_flood_is_bounded() {
 	session_start --log "$T/audit.jsonl"
-	srun -- "$HELPERS/forge" flood 6000
+	srun -- "$HELPERS/forge" flood 12000
 	assert_status 0
-	srun -- "$HELPERS/forge" flood 6000
+	assert_stderr_has "^cordon: 2000 reports dropped (over the limit of 10000 records or 16 MiB per call)$"
+	srun -- "$HELPERS/forge" flood 12000
 	assert_status 0
+	assert_stderr_has "^cordon: 2000 reports dropped (over the limit of 10000 records or 16 MiB per call)$"
 	"$CORDON" session stop "$sid"
 	python3 -c 'import json, sys
 recs = [json.loads(l) for l in open(sys.argv[1])]
 shim = [r for r in recs if r["source"] == "shim"]
 own = [r for r in recs if r["source"] == "launcher"]
-assert len(shim) == 10000, len(shim)
-assert len(own) == 1 and own[0]["dropped"] == 2000, own
-assert own[0]["session"] == sys.argv[2], own' "$T/audit.jsonl" "$sid" ||
+assert len(shim) == 20000, len(shim)
+calls = sorted((r["call"], r["dropped"], r["per"]) for r in own if "call" in r)
+assert calls == [(1, 2000, "call"), (2, 2000, "call")], own
+whole = [r for r in own if "call" not in r]
+assert len(whole) == 1 and whole[0]["dropped"] == 4000, own
+assert whole[0]["per"] == "session" and whole[0]["limit_records"] == 40000, own
+assert all(r["session"] == sys.argv[2] and r["of"] == "shim" for r in own), own' "$T/audit.jsonl" "$sid" ||
 		fail "the flood was not bounded, or not said"
 }
