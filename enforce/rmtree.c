@@ -48,7 +48,7 @@ struct walk {
 	size_t depth, cap;
 	struct id *left; /* entries left: never tried again */
 	size_t nleft, capleft;
-	struct id done; /* the directory the walk just came up from */
+	struct id done;		/* the directory the walk just came up from */
 	unsigned long long mnt; /* the top's mount, when /proc says */
 	bool has_mnt;
 	struct rmtree_left *out;
@@ -317,8 +317,7 @@ int rmtree_at(int dirfd, const char *name, struct rmtree_left *left)
 			leave(&w, NULL, name, errno);
 	} else if (!same(w.stack[0], &st)) {
 		leave(&w, NULL, name, ESTALE); /* another in its place */
-	} else if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 &&
-		   errno != ENOENT) {
+	} else if (unlinkat(dirfd, name, AT_REMOVEDIR) < 0 && errno != ENOENT) {
 		leave(&w, &st, name, errno);
 	}
 	free(w.stack);
