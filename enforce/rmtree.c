@@ -30,7 +30,8 @@
 #include "enforce/procfs.h"
 #include "enforce/rmtree.h"
 
-/* Restarts from the top when a directory moved out under the walk. */
+/* Restarts from the top in a row, with nothing removed in between, when
+ * a directory moved out under the walk. */
 #define RESTARTS_MAX 8
 /* Tries of one name that changed between fstatat() and its use. */
 #define TRIES_MAX 4
@@ -49,6 +50,7 @@ struct walk {
 	struct id *left; /* entries left: never tried again */
 	size_t nleft, capleft;
 	struct id done;		/* the directory the walk just came up from */
+	unsigned long removed;	/* entries removed so far */
 	unsigned long long mnt; /* the top's mount, when /proc says */
 	bool has_mnt;
 	struct rmtree_left *out;
@@ -168,7 +170,11 @@ static int one(struct walk *w, int at, const char *name, int *child)
 			return 0;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			if (unlinkat(at, name, 0) == 0 || errno == ENOENT)
+			if (unlinkat(at, name, 0) == 0) {
+				w->removed++;
+				return 0;
+			}
+			if (errno == ENOENT)
 				return 0;
 			if (errno == EISDIR)
 				continue; /* swapped for a directory */
@@ -176,8 +182,9 @@ static int one(struct walk *w, int at, const char *name, int *child)
 			return 0;
 		}
 		if (same(w->done, &st)) {
-			if (unlinkat(at, name, AT_REMOVEDIR) < 0 &&
-			    errno != ENOENT)
+			if (unlinkat(at, name, AT_REMOVEDIR) == 0)
+				w->removed++;
+			else if (errno != ENOENT)
 				leave(w, &st, name, errno);
 			return 0;
 		}
@@ -263,6 +270,7 @@ static DIR *up(struct walk *w, DIR *d)
 /* Empty the top directory, opened as @d. */
 static void walk(struct walk *w, DIR *d)
 {
+	unsigned long seen = w->removed;
 	int child, restarts = 0;
 
 	while (d) {
@@ -279,6 +287,9 @@ static void walk(struct walk *w, DIR *d)
 			continue;
 		}
 		/* moved away under the walk: from the top again */
+		if (w->removed != seen)
+			restarts = 0;
+		seen = w->removed;
 		d = ++restarts <= RESTARTS_MAX ? reopen_top(w) : NULL;
 	}
 	if (d)

@@ -245,6 +245,8 @@ static int race(void (*remove)(void), int rounds, unsigned long *swaps)
 		*swaps += s.swaps;
 		if (!victim_there())
 			return round;
+		/* rmtree_at: all gone but what the swaps carried away */
+		cr_assert(remove == nftw_remove || !exists("t"));
 		/* what the swaps carried out of the tree */
 		rmtree_at(basefd, "t", NULL);
 		rmtree_at(basefd, "x", NULL);
