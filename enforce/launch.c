@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "enforce/citmp.h"
 #include "enforce/launch.h"
 #include "enforce/learn.h"
 #include "enforce/modes.h"
@@ -66,7 +67,8 @@ int launch_prepare(struct cli *c, struct launch *l, struct supervisor *sup)
 	memset(l, 0, sizeof(*l));
 	l->sup = sup;
 	if (modes_prepare(c, err, sizeof(err)) ||
-	    roots_build(c, p, err, sizeof(err))) {
+	    roots_build(c, p, err, sizeof(err)) ||
+	    citmp_refuse(p, err, sizeof(err))) {
 		say_error("%s", err);
 		return EXIT_CORDON;
 	}

@@ -12,7 +12,9 @@
 
 /**
  * modes_prepare - for the ci mode, make the fresh temp dir (mode 0700,
- * under $TMPDIR or /tmp, holding home/ and tmp/); nothing otherwise.
+ * in cordon's state directory: citmp.h, holding home/ and tmp/); for
+ * every other mode, make sure that directory exists (so that the roots
+ * protect it), and nothing else.
  * Return: 0, or -errno with one line in @err.
  */
 int modes_prepare(const struct cli *c, char *err, size_t errlen);

@@ -30,7 +30,9 @@
 #include "enforce/pid1.h"
 #include "enforce/probe.h"
 #include "enforce/probe_checks.h"
+#include "enforce/rmtree.h"
 #include "enforce/roots.h"
+#include "enforce/say.h"
 #include "enforce/sockgate.h"
 #include "enforce/sysfilter.h"
 #include "enforce/policy_edit.h"
@@ -109,21 +111,17 @@ static int make_fixture(struct ctx *c)
 	return ret ? ret : copy_file("/bin/sh", p, 0755);
 }
 
+/* Whatever the checks left in it, through descriptors (rmtree.h): the
+ * fixture is in the shared temp dir, where a sandbox may swap its
+ * directories for links. */
 static void remove_fixture(struct ctx *c)
 {
-	static const char *const files[] = { "out/secret", "out/sh",
-					     "out/new",	   "ws/leak",
-					     "ws/ran",	   "out/late.sock",
-					     NULL };
-	char p[160];
+	struct rmtree_left left;
 
-	for (size_t i = 0; files[i]; i++) {
-		snprintf(p, sizeof(p), "%s/%s", c->base, files[i]);
-		unlink(p);
-	}
-	rmdir(c->ws);
-	rmdir(c->out);
-	rmdir(c->base);
+	if (c->base[0] && rmtree_at(AT_FDCWD, c->base, &left) < 0)
+		say_error("the probe's fixture '%s' was not removed whole: "
+			  "%zu left, the first '%s': %s",
+			  c->base, left.n, left.name, strerror(left.err));
 }
 
 static int listen_on(int type, struct sockaddr *addr, socklen_t len)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "enforce/procfs.h"
@@ -90,4 +91,57 @@ int procfs_children(pid_t pid, pid_t *out, size_t cap)
 			out[n++] = (pid_t)c;
 	}
 	return n;
+}
+
+unsigned long long procfs_start(pid_t pid)
+{
+	char buf[1024], *p;
+	unsigned long long start;
+
+	if (slurp(pid, "stat", buf, sizeof(buf)) < 0)
+		return 0;
+	/* starttime is field 22; the fields after COMM start at 3 */
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1,
+			 " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u"
+			 " %*u %*d %*d %*d %*d %*d %*d %llu",
+			 &start) != 1)
+		return 0;
+	return start;
+}
+
+int procfs_boot_ns(char *out, size_t len)
+{
+	char id[64], *w = id;
+	struct stat st;
+	int fd = open("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, id, sizeof(id) - 1);
+	close(fd);
+	if (n <= 0 || stat("/proc/self/ns/pid", &st) < 0)
+		return -1;
+	id[n] = '\0';
+	/* the uuid's hex digits alone: a name of [0-9a-f.] */
+	for (char *r = id; *r; r++)
+		if ((*r >= '0' && *r <= '9') || (*r >= 'a' && *r <= 'f'))
+			*w++ = *r;
+	*w = '\0';
+	if (w - id != 32)
+		return -1;
+	n = snprintf(out, len, "%s.%llu", id, (unsigned long long)st.st_ino);
+	return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+int procfs_mnt_id(int fd, unsigned long long *id)
+{
+	char what[48], buf[512], *line;
+
+	snprintf(what, sizeof(what), "fdinfo/%d", fd);
+	if (slurp(0, what, buf, sizeof(buf)) < 0)
+		return -1;
+	line = strstr(buf, "\nmnt_id:");
+	return line && sscanf(line + 8, "%llu", id) == 1 ? 0 : -1;
 }

@@ -42,7 +42,8 @@ static bool covers(const struct root *r, const char *path, bool child)
 
 /*
  * Is the protection @prot lifted at @path?  As the mounts do it
- * (mounts.c): a root the user gave that grants write, at or below the
+ * (mounts.c): a root that grants write (the user's, or a default one
+ * such as the ci mode's temp dir in cordon's state), at or below the
  * protected path and covering @path, is mounted writable again over the
  * read-only one.  A root above it does not (the protection is mounted
  * after it), nor one granting only read or execute (mounted read-only,
@@ -59,7 +60,7 @@ static bool lifted(const struct policy *p, const struct root *prot,
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
-		if (r->origin == ORIGIN_USER && (r->rights & RIGHT_W) &&
+		if (r->origin != ORIGIN_PROTECTED && (r->rights & RIGHT_W) &&
 		    path_is_within(r->path, prot->path) &&
 		    covers(r, path, child))
 			return true;

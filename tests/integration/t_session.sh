@@ -342,7 +342,7 @@ test_session_ci_dir_of_a_killed_daemon_is_swept() {
 	session_start -m ci
 	dpid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["pid"])' "$T/start.json")
 	dir=$(python3 -c 'import json,sys
-print([w for w in json.load(open(sys.argv[1]))["policy"]["writable"] if "/cordon-ci." in w][0])' "$T/start.json")
+print([w for w in json.load(open(sys.argv[1]))["policy"]["writable"] if "/cordon/ci/" in w][0])' "$T/start.json")
 	srun -- sh -c 'echo left > "$TMPDIR/file"'
 	assert_status 0
 	assert_content "$dir/tmp/file" left
@@ -352,7 +352,7 @@ print([w for w in json.load(open(sys.argv[1]))["policy"]["writable"] if "/cordon
 	# another ci session, alive while the sweep runs
 	session_start -m ci
 	live=$(python3 -c 'import json,sys
-print([w for w in json.load(open(sys.argv[1]))["policy"]["writable"] if "/cordon-ci." in w][0])' "$T/start.json")
+print([w for w in json.load(open(sys.argv[1]))["policy"]["writable"] if "/cordon/ci/" in w][0])' "$T/start.json")
 	[ "$live" != "$dir" ] || fail "the same dir twice"
 	srun -- sh -c 'echo mine > "$TMPDIR/kept"'
 	assert_absent "$dir"
