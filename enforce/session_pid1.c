@@ -111,6 +111,9 @@ static void spawn(struct cli *c, int chan, const struct session_msg *m,
 	if (nfds == 3 && slot < SESSION_CALLS_MAX &&
 	    split(payload, m->len, &call.cwd, argv, envp)) {
 		memcpy(call.fds, fds, sizeof(call.fds));
+		/* the supervisor's pty: only it passes a terminal */
+		for (int i = 0; i < 3; i++)
+			call.terminal = call.terminal || isatty(fds[i]);
 		ret = start(c, argv, envp, &call, &pid);
 	}
 	for (int i = 0; i < nfds; i++)
