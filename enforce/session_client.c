@@ -192,6 +192,17 @@ static void forward_signals(bool tty)
 		sigaction(sigs[i], &sa, NULL);
 }
 
+/* @n bytes of @buf to the caller's terminal in raw mode (no OPOST
+ * while it relays the call's pty): each newline a "\r\n". */
+static void tty_text(const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n')
+			fputc('\r', stderr);
+		fputc(buf[i], stderr);
+	}
+}
+
 /* What the session says for the call (a denial line of the proxy, the
  * summary at its end), on stderr as a plain run says it: escaped by
  * the session already; a control byte from a session that is not
@@ -211,7 +222,10 @@ static void say_text(const json_t *v, bool line)
 			buf[n++] = *t;
 	if (line || (n && buf[n - 1] != '\n'))
 		buf[n++] = '\n';
-	fwrite(buf, 1, n, stderr);
+	if (session_tty_is_raw() && isatty(2))
+		tty_text(buf, n);
+	else
+		fwrite(buf, 1, n, stderr);
 	fflush(stderr);
 }
 

@@ -43,6 +43,9 @@ struct session_tty {
 /* Is one of 0, 1, 2 a terminal (then `run` asks for a pty)? */
 bool session_tty_wanted(void);
 
+/* Is the caller's terminal in raw mode (a line to it ends "\r\n")? */
+bool session_tty_is_raw(void);
+
 /* Find the terminals, keep @in's modes. */
 void session_tty_init(struct session_tty *t);
 

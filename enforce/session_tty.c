@@ -61,6 +61,11 @@ static void catch_fatal(bool on)
 		sigaction(fatal[i], &sa, NULL);
 }
 
+bool session_tty_is_raw(void)
+{
+	return restore_fd >= 0;
+}
+
 bool session_tty_wanted(void)
 {
 	return isatty(0) || isatty(1) || isatty(2);
@@ -88,6 +93,7 @@ static void enter_raw(struct session_tty *t)
 	raw.c_cc[VTIME] = 0;
 	if (tcsetattr(t->in, TCSADRAIN, &raw) == 0)
 		t->raw = true;
+	restore_fd = t->raw ? t->in : -1;
 }
 
 static void resize(struct session_tty *t)
@@ -110,7 +116,6 @@ int session_tty_take(struct session_tty *t, int fd)
 	t->master = fd;
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 	restore_modes = t->saved;
-	restore_fd = t->in;
 	catch_fatal(true);
 	enter_raw(t);
 	resize(t);
