@@ -15,8 +15,9 @@
  * modes are restored on every way out: the call's end, the session's,
  * and a signal that ends the client (its handler restores them, then
  * the signal takes its course).  When only fd 1 or 2 is a terminal,
- * the modes are not touched and no key is read: the caller's Ctrl-C
- * reaches the client, which forwards it.
+ * or when the client is not in the terminal's foreground, the modes
+ * are not touched and no key is read: the caller's Ctrl-C reaches the
+ * client (or not) as a job's, and the client forwards it.
  *
  * What the master gives is the call's output, passed as a bare run
  * would have written it; the master is checked (a pty's, TIOCGPTN)
@@ -74,7 +75,10 @@ bool session_tty_wanted(void)
 void session_tty_init(struct session_tty *t)
 {
 	*t = (struct session_tty){ .master = -1, .in = -1, .out = 0 };
-	if (isatty(0) && tcgetattr(0, &t->saved) == 0)
+	/* a client in the background of its shell leaves the keys (and
+	 * the modes) to the foreground, as a background job would */
+	if (isatty(0) && tcgetpgrp(0) == getpgrp() &&
+	    tcgetattr(0, &t->saved) == 0)
 		t->in = 0;
 	if (isatty(1))
 		t->out = 1;

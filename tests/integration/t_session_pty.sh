@@ -27,7 +27,8 @@ t.run("tty > %s/caller_tty; stty -g > %s/modes.before\n" % (T, T), rb"")
 caller = os.stat(open(T + "/caller_tty").read().strip()).st_rdev
 
 def leftover(tag):
-    """The pid of the process whose command line ends with @tag."""
+    """The pid of the ttygrab whose command line ends with @tag (not
+    the client, whose command line ends the same)."""
     end = time.time() + 10
     while time.time() < end:
         for p in os.listdir("/proc"):
@@ -35,7 +36,8 @@ def leftover(tag):
                 cmd = open("/proc/%s/cmdline" % p, "rb").read()
             except OSError:
                 continue
-            if p.isdigit() and cmd.endswith(tag.encode() + b"\0"):
+            if (p.isdigit() and cmd.endswith(tag.encode() + b"\0") and
+                    cmd.split(b"\0")[0].endswith(b"/ttygrab")):
                 return int(p)
         time.sleep(0.05)
     t.give_up("no leftover " + tag)
