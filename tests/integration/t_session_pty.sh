@@ -157,8 +157,9 @@ PY
 
 # An interactive call at a terminal works as bare: a terminal inside,
 # the caller's size and TERM, a resize seen, /dev/tty, Ctrl-C typed
-# interrupts it (130), Ctrl-Z reaches it as the terminal's key; the
-# caller's terminal modes are the same after each call.
+# interrupts it (130), a client in the background is not stopped, the
+# error of a command not found comes through; the caller's terminal
+# modes are the same after all.
 test_session_pty_interactive_call() {
 	session_start
 	pty_drive <<PY
@@ -183,6 +184,10 @@ t.send(run + "sh -c 'echo ready-\$((6*7)); read x; echo read-\$x'\n",
        rb"ready-42")
 t.send("typed\n", rb"read-typed")
 t.expect(t.PROMPT, at)
+# a client in the background of the shell is not stopped for the
+# terminal's modes, and its call's output still comes
+t.run(run + "sh -c 'sleep 0.5; echo bg-\$((6*7))' & wait; echo bgst=\$?\n",
+      rb"bg-42(.|\n)*bgst=0")
 # what cordon says when the command cannot start comes through the pty
 t.run(run + "no-such-command-here; echo status=\$?\n",
       rb"command not found[^\n]*\r\n(.|\n)*status=127")
