@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	int out, tty;
 	long seconds;
 
-	if (argc != 3 || (seconds = atol(argv[2])) <= 0) {
+	if (argc != 3 || (seconds = strtol(argv[2], NULL, 10)) <= 0) {
 		fprintf(stderr, "usage: ttygrab OUT SECONDS\n");
 		return 2;
 	}
