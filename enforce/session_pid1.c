@@ -3,7 +3,10 @@
  * exec'ing one command (spawn_exec), it waits on the channel from the
  * supervisor for calls and starts each as its child, in a process group
  * of its own, with the caller's descriptors, directory and environment
- * (spawn_child), and says when each has started and how it ended.
+ * (spawn_child), and says when each has started and how it ended.  A
+ * call given a terminal (only ever the supervisor's pty for it,
+ * session_pty.c) leads a session of its own with that terminal as its
+ * controlling one.
  *
  * It runs inside the whole boundary (Landlock, the seccomp filter, the
  * broker's filter, no capabilities), sealed (pid1.c): the commands can
