@@ -27,7 +27,8 @@ int session_pty_open(int fds[3]);
 
 /* The client's side: `cordon run` at a terminal. */
 
-#define SESSION_TTY_BUF 4096
+#define SESSION_TTY_BUF	  4096
+#define SESSION_TTY_DRAIN (256 << 10) /* read after the call's end, at most */
 
 struct session_tty {
 	int master; /* -1 until the supervisor sends it */

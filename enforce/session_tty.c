@@ -162,19 +162,20 @@ static void put_out(struct session_tty *t, const char *buf, size_t len)
 	}
 }
 
-/* What the call wrote, to the caller's terminal: false once the pty
- * has nothing more to give now (or ever: no slave is open). */
-static bool from_master(struct session_tty *t)
+/* What the call wrote, to the caller's terminal: how much (0 once the
+ * pty has nothing more to give now, or ever: no slave is open). */
+static size_t from_master(struct session_tty *t)
 {
 	char buf[SESSION_TTY_BUF];
-	ssize_t n = read(t->master, buf, sizeof(buf));
+	ssize_t n;
 
-	if (n < 0 && errno == EINTR)
-		return true;
+	do
+		n = read(t->master, buf, sizeof(buf));
+	while (n < 0 && errno == EINTR);
 	if (n <= 0)
-		return false;
+		return 0;
 	put_out(t, buf, (size_t)n);
-	return true;
+	return (size_t)n;
 }
 
 static void to_master(struct session_tty *t)
@@ -228,9 +229,16 @@ bool session_tty_signal(struct session_tty *t, int sig)
 void session_tty_end(struct session_tty *t)
 {
 	if (t->master >= 0) {
-		/* what the call wrote before it ended is the pty's still */
-		while (from_master(t))
-			;
+		/* what the call wrote before it ended is the pty's still (at
+		 * most its buffers' worth); no more: a leftover that writes
+		 * on would hold the caller's terminal */
+		for (size_t n = 0; n < SESSION_TTY_DRAIN;) {
+			size_t got = from_master(t);
+
+			if (!got)
+				break;
+			n += got;
+		}
 		close(t->master);
 		t->master = -1;
 	}

@@ -58,7 +58,7 @@ def finish():
     if not done:
         os.kill(t.pid, signal.SIGKILL)
         os.waitpid(t.pid, 0)
-    sys.stdout.write(t.out.decode(errors="replace"))
+    sys.stdout.write(t.out.decode(errors="replace") + "\n")
 
 def fds(pid):
     """Each descriptor of @pid: (fd, link, rdev or None)."""
@@ -117,6 +117,30 @@ PY
 	grep -q '^the-shell-read-every-line$' "$T/drive" || { cat "$T/drive"; fail "a line typed never reached the shell"; }
 }
 
+# A leftover that writes on and on to its terminal holds neither the
+# client (it returns: what it reads after the call's end is bounded)
+# nor the caller's terminal (nothing of it comes after the prompt);
+# hung up, the writer ends.  On 622aafc it wrote to the caller's
+# terminal for as long as it lived.
+test_session_pty_writing_leftover_lets_go() {
+	local tag="8$RANDOM$RANDOM"
+	session_start
+	pty_drive <<PY
+$PTY_PRELUDE
+at = len(t.out)
+t.send(run + "sh -c '(trap \"\" HUP; while echo flood-\$((6*7)); do :; done) & "
+       "sleep 0.3'; echo status-$tag=\$?\n", rb"status-$tag=0")
+t.expect(t.PROMPT, at)
+time.sleep(1)
+at = len(t.out)
+t.run("echo after-\$((6*7))\n", rb"after-42")
+assert b"flood" not in t.out[at:], "the leftover still writes to the terminal"
+finish()
+print("ok")
+PY
+	grep -q '^ok$' "$T/drive" || { tail -c 3000 "$T/drive"; fail "no ok"; }
+}
+
 # The twin, and what stays shared: a leftover of a call at a terminal
 # whose fd 0 is a pipe keeps that pipe and reads what is written to it
 # after the call returned (the same open file: shared, as documented);
@@ -152,7 +176,7 @@ print("ok")
 PY
 	grep -q "pipe-data-$secret" "$T/ws/cap" || fail "the pipe's data did not reach the leftover"
 	grep -q "$secret-typed" "$T/ws/cap" && fail "the leftover read what was typed"
-	grep -q '^ok$' "$T/drive" || fail "no ok"
+	grep -q '^ok$' "$T/drive" || { tail -c 3000 "$T/drive"; fail "no ok"; }
 }
 
 # An interactive call at a terminal works as bare: a terminal inside,
@@ -195,7 +219,7 @@ t.run("stty -g > %s/modes.after\n" % T, rb"")
 finish()
 print("ok")
 PY
-	grep -q '^ok$' "$T/drive" || fail "no ok"
+	grep -q '^ok$' "$T/drive" || { tail -c 3000 "$T/drive"; fail "no ok"; }
 	cmp "$T/modes.before" "$T/modes.after" ||
 		fail "the terminal's modes changed: $(cat "$T/modes.before") / $(cat "$T/modes.after")"
 }
@@ -222,7 +246,7 @@ t.run("stty -g > %s/modes.after\n" % T, rb"")
 finish()
 print("ok")
 PY
-	grep -q '^ok$' "$T/drive" || fail "no ok"
+	grep -q '^ok$' "$T/drive" || { tail -c 3000 "$T/drive"; fail "no ok"; }
 	cmp "$T/modes.before" "$T/modes.after" || fail "the terminal's modes changed"
 	! pgrep -f "^sleep $tag" > /dev/null || fail "the call outlived TERM"
 }
@@ -240,7 +264,7 @@ assert b"status=125" in t.out, "not 125"
 finish()
 print("ok")
 PY
-	grep -q '^ok$' "$T/drive" || fail "no ok"
+	grep -q '^ok$' "$T/drive" || { tail -c 3000 "$T/drive"; fail "no ok"; }
 	assert_absent "$T/ws/ran"
 	python3 - "$sock" "$T/ws" > "$T/stdout" 2>&1 < /dev/null <<'PY'
 import json, socket, sys
