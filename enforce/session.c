@@ -25,10 +25,13 @@
  *  - A client must be of the session's uid (SO_PEERCRED); its requests
  *    are lines of JSON, bounded and validated (session_serve.c), and its
  *    descriptors 0, 1 and 2 come with its request (SCM_RIGHTS), so
- *    terminals, pipes and files all work as they would bare.
+ *    pipes and files work as they would bare; a terminal never enters:
+ *    the call gets a pty of the session's own, relayed by the client
+ *    and closed when the call ends (session_pty.c).
  *  - pid 1 is inside the commands' namespaces and theirs to attack:
  *    what it sends back is fixed-size and checked.  SCM_RIGHTS runs only
- *    outward in (supervisor to pid 1); nothing inside gets a descriptor
+ *    from outside (supervisor to pid 1, a pty's master to the client
+ *    that asked); nothing inside gets a descriptor
  *    of the supervisor's but the channel's end, which pid 1 holds
  *    close-on-exec and sealed.
  *  - `stop`, `--idle` and a supervisor that dies all end pid 1, and the

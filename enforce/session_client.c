@@ -3,11 +3,13 @@
  * --session ID`, `cordon session stop ID`, `cordon session list`.
  *
  * `run` sends one request with its descriptors 0, 1 and 2, forwards
- * SIGINT, SIGTERM, SIGHUP and SIGQUIT as requests, and leaves with the
- * call's status.  A session that is not there (never started, stopped,
- * its supervisor dead) refuses the connection at once: 125, never a
- * wait.  What the supervisor answers is read bounded (a line at most
- * SESSION_LINE_MAX).
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT (and SIGTSTP at a terminal) as
+ * requests, and leaves with the call's status.  At a terminal it asks
+ * for a pty of the session's own and relays it (session_tty.c): the
+ * caller's terminal never enters the session.  A session that is not
+ * there (never started, stopped, its supervisor dead) refuses the
+ * connection at once: 125, never a wait.  What the supervisor answers
+ * is read bounded (a line at most SESSION_LINE_MAX).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -25,6 +27,7 @@
 #include "enforce/say.h"
 #include "enforce/session.h"
 #include "enforce/session_proto.h"
+#include "enforce/session_pty.h"
 #include "enforce/spawn.h"
 #include "shim/core/env.h"
 
@@ -144,7 +147,19 @@ static json_t *call_env(const struct policy *p)
 	return env;
 }
 
-static json_t *run_request(const struct cli *c)
+/* The request's "env", with the caller's TERM for a call at a terminal
+ * (its pty stands for the caller's terminal), unless -e set one. */
+static json_t *tty_env(const struct cli *c, bool tty)
+{
+	json_t *env = call_env(&c->policy);
+	const char *term = getenv("TERM");
+
+	if (tty && term && !json_object_get(env, "TERM"))
+		json_object_set_new(env, "TERM", json_string(term));
+	return env;
+}
+
+static json_t *run_request(const struct cli *c, bool tty)
 {
 	char cwd[PATH_BUF], abs[2 * PATH_BUF];
 	json_t *argv = json_array();
@@ -159,20 +174,33 @@ static json_t *run_request(const struct cli *c)
 		snprintf(abs, sizeof(abs), "%s", cwd);
 	for (size_t i = 0; c->argv[i]; i++)
 		json_array_append_new(argv, json_string(c->argv[i]));
-	return json_pack("{s:s, s:o, s:s, s:o}", "op", "run", "argv", argv,
-			 "cwd", abs, "env", call_env(&c->policy));
+	return json_pack("{s:s, s:o, s:s, s:o, s:b}", "op", "run", "argv", argv,
+			 "cwd", abs, "env", tty_env(c, tty), "tty", tty);
 }
 
-static void forward_signals(void)
+/* @tty: SIGTSTP forwarded too, SIGWINCH and SIGCONT the relay's. */
+static void forward_signals(bool tty)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+	static const int sigs[] = { SIGINT,  SIGTERM,  SIGHUP, SIGQUIT,
+				    SIGTSTP, SIGWINCH, SIGCONT };
 	struct sigaction sa = { .sa_handler = on_signal };
 
 	if (pipe2(sig_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
 		return;
 	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < (tty ? 7 : 4); i++)
 		sigaction(sigs[i], &sa, NULL);
+}
+
+/* @n bytes of @buf to the caller's terminal in raw mode (no OPOST
+ * while it relays the call's pty): each newline a "\r\n". */
+static void tty_text(const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] == '\n')
+			fputc('\r', stderr);
+		fputc(buf[i], stderr);
+	}
 }
 
 /* What the session says for the call (a denial line of the proxy, the
@@ -194,27 +222,43 @@ static void say_text(const json_t *v, bool line)
 			buf[n++] = *t;
 	if (line || (n && buf[n - 1] != '\n'))
 		buf[n++] = '\n';
-	fwrite(buf, 1, n, stderr);
+	if (session_tty_is_raw() && isatty(2))
+		tty_text(buf, n);
+	else
+		fwrite(buf, 1, n, stderr);
 	fflush(stderr);
 }
 
-/* Wait for the call's end, forwarding signals; its status. */
-static int wait_call(int fd, struct session_line *l)
+/* The master of the call's pty, with {"tty": true}, is the relay's. */
+static void take_tty(struct session_tty *t, struct session_line *l, json_t *doc)
 {
-	struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
+	if (json_is_true(json_object_get(doc, "tty")) && l->nfds == 1 &&
+	    session_tty_take(t, l->fds[0]) == 0)
+		l->nfds = 0;
+	else if (json_object_get(doc, "tty"))
+		say_error("the session sent no pseudo-terminal");
+}
+
+/* Wait for the call's end, forwarding signals, relaying its terminal
+ * (@t); its status. */
+static int wait_call(int fd, struct session_line *l, struct session_tty *t)
+{
+	struct pollfd p[4] = { { .fd = fd, .events = POLLIN },
 			       { .fd = sig_pipe[0], .events = POLLIN } };
 	int ret;
 
 	for (;;) {
 		unsigned char sig;
 		json_t *doc, *v;
+		size_t n;
 
 		ret = session_read_line(fd, l);
 		if (ret < 0)
 			break;
 		if (ret > 0) {
-			session_line_close_fds(l);
 			doc = json_loadb(l->buf, l->used - 1, 0, NULL);
+			take_tty(t, l, doc);
+			session_line_close_fds(l);
 			session_line_next(l);
 			v = json_object_get(doc, "exit");
 			say_text(json_object_get(doc, "line"), true);
@@ -223,6 +267,7 @@ static int wait_call(int fd, struct session_line *l)
 					json_object_get(doc, "error"));
 				int st = (int)json_integer_value(v) & 0xff;
 
+				session_tty_end(t); /* its output first */
 				if (e)
 					say_error("%s", e);
 				say_text(json_object_get(doc, "summary"),
@@ -233,14 +278,18 @@ static int wait_call(int fd, struct session_line *l)
 			json_decref(doc);
 			continue;
 		}
-		if (poll(p, sig_pipe[0] >= 0 ? 2 : 1, -1) < 0 && errno != EINTR)
+		n = session_tty_pollfds(t, p + 2);
+		if (poll(p, 2 + n, -1) < 0 && errno != EINTR)
 			break;
+		session_tty_events(t, p + 2, n);
 		while (sig_pipe[0] >= 0 && read(sig_pipe[0], &sig, 1) == 1)
-			send_json(fd,
-				  json_pack("{s:s, s:i}", "op", "signal",
-					    "signal", sig),
-				  NULL, 0);
+			if (!session_tty_signal(t, sig))
+				send_json(fd,
+					  json_pack("{s:s, s:i}", "op",
+						    "signal", "signal", sig),
+					  NULL, 0);
 	}
+	session_tty_end(t);
 	say_error("the session ended during the call");
 	return EXIT_CORDON;
 }
@@ -250,7 +299,9 @@ int session_run(struct cli *c)
 	static char buf[SESSION_LINE_MAX + 1];
 	struct session_line l = { .buf = buf };
 	static const int std[3] = { 0, 1, 2 };
-	json_t *req = run_request(c);
+	struct session_tty t;
+	bool tty = session_tty_wanted();
+	json_t *req = run_request(c, tty);
 	int fd = connect_to(c->session), ret;
 
 	if (fd < 0) {
@@ -261,7 +312,8 @@ int session_run(struct cli *c)
 		say_error("cannot make the request: %s", strerror(errno));
 		return EXIT_CORDON;
 	}
-	forward_signals();
+	session_tty_init(&t);
+	forward_signals(tty);
 	/* refused at once (another user): the answer is there to read */
 	ret = send_json(fd, req, std, 3);
 	if (ret && ret != -EPIPE && ret != -ECONNRESET) {
@@ -269,7 +321,7 @@ int session_run(struct cli *c)
 		return EXIT_CORDON;
 	}
 	fcntl(fd, F_SETFL, O_NONBLOCK);
-	return wait_call(fd, &l);
+	return wait_call(fd, &l, &t);
 }
 
 /* Ask session @id for @op; its answer, or NULL (*@err: why). */

@@ -3,7 +3,10 @@
  * exec'ing one command (spawn_exec), it waits on the channel from the
  * supervisor for calls and starts each as its child, in a process group
  * of its own, with the caller's descriptors, directory and environment
- * (spawn_child), and says when each has started and how it ended.
+ * (spawn_child), and says when each has started and how it ended.  A
+ * call given a terminal (only ever the supervisor's pty for it,
+ * session_pty.c) leads a session of its own with that terminal as its
+ * controlling one.
  *
  * It runs inside the whole boundary (Landlock, the seccomp filter, the
  * broker's filter, no capabilities), sealed (pid1.c): the commands can
@@ -111,6 +114,9 @@ static void spawn(struct cli *c, int chan, const struct session_msg *m,
 	if (nfds == 3 && slot < SESSION_CALLS_MAX &&
 	    split(payload, m->len, &call.cwd, argv, envp)) {
 		memcpy(call.fds, fds, sizeof(call.fds));
+		/* the supervisor's pty: only it passes a terminal */
+		for (int i = 0; i < 3; i++)
+			call.terminal = call.terminal || isatty(fds[i]);
 		ret = start(c, argv, envp, &call, &pid);
 	}
 	for (int i = 0; i < nfds; i++)

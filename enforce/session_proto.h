@@ -5,8 +5,9 @@
  *    socket, mode 0600 in a 0700 directory): one line of JSON per
  *    request, at most SESSION_LINE_MAX bytes; a "run" request carries
  *    the caller's descriptors 0, 1 and 2 (SCM_RIGHTS) with its first
- *    bytes.  The supervisor answers in lines of JSON (README: "The
- *    session protocol").
+ *    bytes; the answer {"tty": true} carries the master of the call's
+ *    pty (session_pty.c).  The supervisor answers in lines of JSON
+ *    (README: "The session protocol").
  *  - supervisor <-> pid 1, over a SOCK_SEQPACKET socketpair made before
  *    the fork: one message per datagram, a struct session_msg head and
  *    for SESSION_SPAWN the call's strings.  What pid 1 sends comes from

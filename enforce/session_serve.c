@@ -7,9 +7,13 @@
  * the sandbox is gone.
  *
  * Requests (README, "The session protocol"):
- *   {"op": "run", "argv": [...], "cwd": "/abs", "env": {"N": "V"}}
- *       with descriptors 0, 1, 2; answers {"call": N} once started,
- *       then {"exit": STATUS} (and "error" when cordon refused: 125)
+ *   {"op": "run", "argv": [...], "cwd": "/abs", "env": {"N": "V"},
+ *    "tty": true}
+ *       with descriptors 0, 1, 2; answers {"tty": true} with the
+ *       master of the call's own pty when one of them is a terminal
+ *       (session_pty.c; without "tty": true, refused), {"call": N}
+ *       once started, then {"exit": STATUS} (and "error" when cordon
+ *       refused: 125)
  *   {"op": "signal", "signal": N}   on a connection with a running call
  *   {"op": "info"}                  answers the session's state
  *   {"op": "stop"}                  answers {"stopped": true}, then ends
@@ -30,6 +34,7 @@
 
 #include "enforce/modes.h"
 #include "enforce/record.h"
+#include "enforce/session_pty.h"
 #include "enforce/session_serve.h"
 #include "enforce/spawn.h"
 #include "shim/core/env.h"
@@ -52,22 +57,54 @@ static void touch(struct session *s)
 	clock_gettime(CLOCK_MONOTONIC, &s->last);
 }
 
-void session_reply(struct client *k, json_t *doc)
+/* @doc (taken) to client @k, one line, with @fd (-1: none). */
+static int reply_with(struct client *k, json_t *doc, int fd)
 {
 	char *line = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
 	size_t len = line ? strlen(line) : 0;
+	int ret;
 
 	json_decref(doc);
 	if (!line || k->fd < 0) {
 		free(line);
-		return;
+		return -EPIPE;
 	}
 	line[len] = '\n'; /* json_dumps' NUL: replaced, not sent */
 	/* the client waits for it: a short blocking write */
 	fcntl(k->fd, F_SETFL, 0);
-	session_send(k->fd, line, len + 1, NULL, 0);
+	ret = session_send(k->fd, line, len + 1, &fd, fd >= 0);
 	fcntl(k->fd, F_SETFL, O_NONBLOCK);
 	free(line);
+	return ret;
+}
+
+void session_reply(struct client *k, json_t *doc)
+{
+	reply_with(k, doc, -1);
+}
+
+/* The caller's terminals out of the call's descriptors (session_pty.c):
+ * a pty of the session's own in their place, its master to the client
+ * that asked.  NULL, or the reason the call is refused. */
+static const char *own_terminal(struct client *k, json_t *req)
+{
+	json_t *tty = json_object_get(req, "tty");
+	int master, ret;
+
+	if (tty && !json_is_boolean(tty))
+		return "\"tty\" is true or false";
+	if (!session_pty_has_terminal(k->line.fds))
+		return NULL;
+	if (!json_is_true(tty))
+		return "a terminal never enters a session: ask for a "
+		       "pseudo-terminal of its own (\"tty\": true) and relay "
+		       "it, or pass pipes";
+	master = session_pty_open(k->line.fds);
+	if (master < 0)
+		return "cannot make the call's pseudo-terminal";
+	ret = reply_with(k, json_pack("{s:b}", "tty", 1), master);
+	close(master); /* the client's only */
+	return ret ? "cannot pass the call's pseudo-terminal" : NULL;
 }
 
 static void drop(struct session *s, struct client *k)
@@ -217,6 +254,8 @@ static void run_call(struct session *s, struct client *k, json_t *req)
 			      "\"run\" comes with descriptors 0, 1 and 2 "
 			      "(SCM_RIGHTS)");
 	why = build(s, req, buf, &len);
+	if (!why)
+		why = own_terminal(k, req);
 	if (why)
 		return refuse(s, k, why);
 	m.call = ++s->calls;

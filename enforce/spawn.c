@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -128,7 +129,8 @@ static volatile int child_errno;
 static volatile bool child_cwd_failed;
 
 /* In the vfork child: the call's descriptors as 0, 1 and 2 (dup2()
- * clears close-on-exec), its own process group, its directory. */
+ * clears close-on-exec), its own process group (or session, with its
+ * pty as the controlling terminal), its directory. */
 static void child_setup(const struct spawn_call *call)
 {
 	static const int ignored[] = { SIGINT, SIGQUIT, SIGPIPE, SIGTERM,
@@ -143,12 +145,19 @@ static void child_setup(const struct spawn_call *call)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	for (size_t i = 0; i < sizeof(ignored) / sizeof(ignored[0]); i++)
 		signal(ignored[i], SIG_DFL);
-	setpgid(0, 0);
+	if (call->terminal)
+		setsid();
+	else
+		setpgid(0, 0);
 	for (int fd = 0; fd < 3; fd++)
 		if (call->fds[fd] != fd)
 			dup2(call->fds[fd], fd);
 		else
 			fcntl(fd, F_SETFD, 0);
+	/* job control and /dev/tty as bare: the pty is its terminal */
+	for (int fd = 0; call->terminal && fd < 3; fd++)
+		if (isatty(fd) && ioctl(fd, TIOCSCTTY, 0) == 0)
+			break;
 	if (call->cwd && chdir(call->cwd) < 0) {
 		child_cwd_failed = true;
 		child_errno = errno;

@@ -26,16 +26,19 @@
 int spawn_exec(char **argv, char **envp, const struct policy *p);
 
 /* A command of a session (session_pid1.c): its descriptors 0, 1 and 2
- * and its working directory. */
+ * and its working directory; @terminal: one of them is its own pty
+ * (session_pty.c), whose session leader it becomes. */
 struct spawn_call {
 	int fds[3];
 	const char *cwd;
+	bool terminal;
 };
 
 /**
  * spawn_child - vfork and exec @argv with @envp (searching its PATH),
  * as a child of this process; with @call, in a process group of its
- * own, with @call's descriptors and directory.
+ * own (a session of its own, its terminal's controlling process, when
+ * @call has a terminal), with @call's descriptors and directory.
  * Return: 0 with the child in *@out, or the status (EXIT_CORDON,
  * EXIT_CANNOT_RUN, EXIT_NOT_FOUND) after one line on stderr.
  */
