@@ -134,6 +134,16 @@ int broker_sock_type(const struct broker_call *c);
 /* Does the socket's open file description lack O_NONBLOCK? */
 bool broker_sock_blocks(const struct broker_call *c);
 
+/* A worker starting: clear its effective capabilities but
+ * CAP_SYS_PTRACE (broker_caps.c). */
+void broker_caps_drop(void);
+/* Did broker_caps_drop() succeed in this thread? */
+bool broker_caps_dropped(void);
+/* Raise (@on) or clear again, in this thread, what the kernel needs to
+ * carry credentials broker_cmsg_vet() checked: CAP_SYS_ADMIN,
+ * CAP_SETUID, CAP_SETGID, where permitted (root). */
+void broker_caps_vouch(bool on);
+
 /* A worker ending: close the pidfds and roots it kept. */
 void broker_forget_targets(void);
 
