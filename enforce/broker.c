@@ -76,9 +76,12 @@
  * EINTR from a connect the broker performs).
  *
  * What a peer sees: the connection or datagram comes from the
- * supervisor's process, so SO_PEERCRED and SCM_CREDENTIALS name the
- * supervisor's pid (same user).  O_NONBLOCK, timeouts and the send flags
- * act as they would: the open file description is the command's own.
+ * supervisor's process, so SO_PEERCRED and the credentials the kernel
+ * attaches name the supervisor's pid (same user); SCM_CREDENTIALS the
+ * command writes are its own or refused (broker_cmsg.c; broker.h has
+ * the review of what the supervisor's identity could lend).  O_NONBLOCK,
+ * timeouts and the send flags act as they would: the open file
+ * description is the command's own.
  * The broker resolves with RESOLVE_NO_MAGICLINKS: a socket named
  * through /proc/PID/fd/N is refused (ELOOP).
  *
@@ -89,10 +92,10 @@
  * (broker_take_listener()).  SCM_RIGHTS cannot carry it: once the
  * filter is in, that sendmsg() would wait for the broker itself.
  *
- * Root: a supervisor run as root holds CAP_DAC_OVERRIDE, which the
- * command lacks; each worker drops it (and CAP_DAC_READ_SEARCH) from its
- * own thread's effective set, so that the broker's openat2 and connect
- * meet the file permissions the command would meet.
+ * Root: a supervisor run as root holds every capability, which the
+ * command lacks; each worker clears its own thread's effective set but
+ * CAP_SYS_PTRACE (broker_caps.c), so that the broker's openat2, connect
+ * and sends meet the permissions and checks the command would meet.
  *
  * Threads: the leader waits for the next notification and performs it
  * itself, then waits again: no lock, no other thread woken on the way.

@@ -13,7 +13,9 @@
  * which no socket call consults.  The permitted set is kept, so that
  * broker_caps_vouch() can raise, for one send, what the kernel needs to
  * carry credentials the broker checked were the caller's own
- * (broker_cmsg.c).  Without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH
+ * (broker_cmsg.c); for that send the kernel also lets its descriptors
+ * in flight pass RLIMIT_NOFILE, should it carry SCM_RIGHTS as well (a
+ * bound of memory, not of access).  Without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH
  * the broker's openat2 and connect also meet the file permissions the
  * command would meet.  The uid and groups are the command's already.
  *
