@@ -15,9 +15,10 @@
  * carry credentials the broker checked were the caller's own
  * (broker_cmsg.c); for that send the kernel also lets its descriptors
  * in flight pass RLIMIT_NOFILE, should it carry SCM_RIGHTS as well (a
- * bound of memory, not of access).  Without CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH
- * the broker's openat2 and connect also meet the file permissions the
- * command would meet.  The uid and groups are the command's already.
+ * bound of memory, not of access).  Without CAP_DAC_OVERRIDE and
+ * CAP_DAC_READ_SEARCH the broker's openat2 and connect also meet the file
+ * permissions the command would meet.  The uid and groups are the command's
+ * already.
  *
  * A supervisor run by a user has no capability in its own namespace,
  * and nothing to clear; it owns the command's user namespace, though,

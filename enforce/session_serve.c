@@ -440,7 +440,8 @@ void session_serve(struct session *s)
 			break;
 		if (fds[0].revents)
 			break; /* pid 1 is gone: so is the session */
-		if ((fds[1].revents & (POLLIN | POLLHUP)) && !session_pid1_input(s))
+		if ((fds[1].revents & (POLLIN | POLLHUP)) &&
+		    !session_pid1_input(s))
 			break;
 		if (fds[3].revents & POLLIN)
 			supervise_drain(&s->sup);
