@@ -39,7 +39,6 @@
 #include <unistd.h>
 
 #include "enforce/broker_call.h"
-#include "enforce/broker_cmsg.h"
 #include "enforce/broker_own.h"
 
 #ifndef PIDFD_THREAD
@@ -441,7 +440,7 @@ static long do_sendto(const struct broker_call *c)
 	}
 	m.msg_name = &ss;
 	m.msg_namelen = sslen;
-	sent = broker_send_held(c, &m, (int)a[3] & ~BROKER_MSG_STRIP, &pathfd);
+	sent = broker_send_as(c, &m, (int)a[3], &pathfd, false);
 	ret = sent < 0 ? broker_epipe(c, -errno, (int)a[3]) : 0;
 	if (pathfd >= 0)
 		close(pathfd);

@@ -73,6 +73,17 @@ bool broker_caps_dropped(void)
 	return dropped;
 }
 
+bool broker_caps_can_vouch(void)
+{
+	static _Thread_local int can = -1;
+	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
+
+	if (can < 0)
+		can = !get(d) && (d[CAP_TO_INDEX(CAP_SYS_ADMIN)].permitted &
+				  CAP_TO_MASK(CAP_SYS_ADMIN));
+	return dropped && can;
+}
+
 void broker_caps_vouch(bool on)
 {
 	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];

@@ -165,6 +165,30 @@ int broker_cmsg_vet(unsigned char *ctl, size_t len,
 	return ret ? ret : at == BROKER_CMSG_BAD ? -EINVAL : 0;
 }
 
+size_t broker_cmsg_add_creds(const unsigned char *ctl, size_t len,
+			     const struct ucred *uc, unsigned char *out,
+			     size_t cap)
+{
+	struct cmsghdr h = { .cmsg_len = CMSG_LEN(sizeof(*uc)),
+			     .cmsg_level = SOL_SOCKET,
+			     .cmsg_type = SCM_CREDENTIALS };
+	size_t at = BROKER_CMSG_FIRST, end = 0, keep;
+	struct cmsghdr last;
+
+	while ((at = broker_cmsg_next(ctl, len, at, &last)) < len)
+		end = at + CMSG_ALIGN(last.cmsg_len);
+	if (at == BROKER_CMSG_BAD || end > cap ||
+	    CMSG_SPACE(sizeof(*uc)) > cap - end)
+		return 0;
+	keep = end < len ? end : len;
+	if (keep)
+		memcpy(out, ctl, keep);
+	memset(out + keep, 0, end + CMSG_SPACE(sizeof(*uc)) - keep);
+	memcpy(out + end, &h, sizeof(h));
+	memcpy(out + end + CMSG_LEN(0), uc, sizeof(*uc));
+	return end + CMSG_SPACE(sizeof(*uc));
+}
+
 /* The whole of the small /proc file @path into @buf (NUL-terminated). */
 static int slurp(const char *path, char *buf, size_t cap)
 {

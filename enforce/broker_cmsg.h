@@ -89,6 +89,16 @@ int broker_cmsg_vet(unsigned char *ctl, size_t len,
 		    unsigned int *found);
 
 /**
+ * broker_cmsg_add_creds - the control data @ctl (@len bytes, checked by
+ * broker_cmsg_vet()) with SCM_CREDENTIALS @uc after its last header,
+ * where the kernel's walk reads it, into @out (@cap bytes).
+ * Return: the new length, or 0 when it does not fit.
+ */
+size_t broker_cmsg_add_creds(const unsigned char *ctl, size_t len,
+			     const struct ucred *uc, unsigned char *out,
+			     size_t cap);
+
+/**
  * broker_ids_read - who thread @tid (a pid in the supervisor's PID
  * namespace) is: /proc/TID/status and its uid_map and gid_map.
  * Return: 0, or -errno (-ESRCH: gone).

@@ -192,24 +192,86 @@ static int read_msg(const struct broker_call *c, uint64_t addr,
 	return 0;
 }
 
+/* The caller's process and real ids, read once per thread served. */
+static bool caller_real(const struct broker_call *c, struct ucred *uc)
+{
+	struct broker_ids *ids;
+
+	if (!c->t->tgid) {
+		ids = malloc(sizeof(*ids));
+		if (!ids)
+			return false;
+		if (!broker_ids_read((pid_t)c->n->pid, ids) &&
+		    broker_call_valid(c)) {
+			c->t->tgid = ids->tgid_out;
+			c->t->uid = ids->uid[0];
+			c->t->gid = ids->gid[0];
+		}
+		free(ids);
+	}
+	*uc = (struct ucred){ c->t->tgid, c->t->uid, c->t->gid };
+	return c->t->tgid > 0;
+}
+
+static bool is_unix(const struct broker_call *c)
+{
+	int domain = 0;
+	socklen_t len = sizeof(domain);
+
+	return !getsockopt(c->sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) &&
+	       domain == AF_UNIX;
+}
+
+ssize_t broker_send_as(const struct broker_call *c, struct msghdr *m,
+		       int flags, int *pin, bool vouch)
+{
+	union {
+		struct cmsghdr h;
+		unsigned char b[1024];
+	} own;
+	unsigned char *ctl = NULL;
+	struct ucred uc;
+	ssize_t sent;
+	int err;
+
+	if (!vouch && broker_caps_can_vouch() && is_unix(c) &&
+	    caller_real(c, &uc)) {
+		size_t cap = CMSG_ALIGN(m->msg_controllen) +
+			     CMSG_SPACE(sizeof(uc));
+
+		ctl = cap <= sizeof(own) ? own.b : malloc(cap);
+		cap = ctl ? broker_cmsg_add_creds(m->msg_control,
+						  m->msg_controllen, &uc, ctl,
+						  cap)
+			  : 0;
+		if (cap) {
+			m->msg_control = ctl;
+			m->msg_controllen = cap;
+			vouch = true;
+		}
+	}
+	if (vouch)
+		broker_caps_vouch(true);
+	sent = broker_send_held(c, m, flags & ~BROKER_MSG_STRIP, pin);
+	err = errno;
+	if (vouch)
+		broker_caps_vouch(false);
+	if (ctl != own.b)
+		free(ctl);
+	errno = err;
+	return sent;
+}
+
 static long send_one(const struct broker_call *c, uint64_t addr, int flags)
 {
 	struct msg_copy mc;
 	long ret = read_msg(c, addr, &mc);
 
 	if (!ret) {
-		bool vouch = mc.cmsgs & BROKER_CMSG_CREDS;
-		ssize_t sent;
+		ssize_t sent = broker_send_as(c, &mc.m, flags, &mc.pathfd,
+					      mc.cmsgs & BROKER_CMSG_CREDS);
 
-		if (vouch)
-			broker_caps_vouch(true);
-		sent = broker_send_held(c, &mc.m, flags & ~BROKER_MSG_STRIP,
-					&mc.pathfd);
-		ret = sent < 0 ? -errno : (long)sent;
-		if (vouch)
-			broker_caps_vouch(false);
-		if (ret < 0)
-			ret = broker_epipe(c, (int)ret, flags);
+		ret = sent < 0 ? broker_epipe(c, -errno, flags) : (long)sent;
 	}
 	msg_free(&mc);
 	return ret;

@@ -122,3 +122,34 @@ test_deputy_broker_descriptors_only_the_callers_own() {
 	cp_stop
 	grep -q '^msg rights 3 ' "$T/recv" || fail "the twin sent nothing"
 }
+
+# A send without SCM_CREDENTIALS to a receiver with SO_PASSCRED: the
+# kernel attaches the sender's credentials, and the broker's task is the
+# supervisor.  As root the broker attaches the caller's own, so the
+# listener sees the caller, never the supervisor (a notify socket that
+# trusts its service's main pid, a journal that names the sender); a
+# user's supervisor cannot vouch for another pid: the same uid and gid,
+# its own pid (README: not made equal).
+test_deputy_broker_kernel_credentials_name_the_caller() {
+	local uid gid
+	uid=$(id -u) gid=$(id -g)
+	cp_listen
+	cp_sandboxed rights "$T/out/c.sock" 3 3
+	assert_stdout_has '^ok$'
+	cp_stop
+	cat "$T/recv"
+	grep -qE "^msg rights 3 pid=[0-9]+ uid=$uid gid=$gid\$" "$T/recv" ||
+		fail "no message, or another's uid or gid"
+	if [ "$uid" -eq 0 ]; then
+		grep -E " pid=$sup_pid " "$T/recv" && fail "the supervisor's pid"
+		grep -qE ' pid=1 ' "$T/recv" && fail "pid 1"
+	fi
+	# the twin: the sender's own pid, as the kernel attaches it
+	cp_listen
+	"$HELPERS/credpeer" rights "$T/out/c.sock" 3 3 > "$T/stdout" &
+	local plain_pid=$!
+	wait "$plain_pid"
+	cp_stop
+	grep -qE "^msg rights 3 pid=$plain_pid uid=$uid " "$T/recv" ||
+		fail "the twin's own pid did not arrive"
+}

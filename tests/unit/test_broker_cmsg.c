@@ -252,3 +252,38 @@ Test(broker_cmsg, ids_of_this_process_read_from_proc)
 	cr_assert_eq(ids.uidmap[0].count, UINT32_MAX);
 	cr_assert_eq(broker_ids_read(0x3fffffff, &ids), -ESRCH);
 }
+
+/* The caller's credentials added after the last header, where the
+ * kernel's walk reads them: after padding an unpadded last header. */
+Test(broker_cmsg, credentials_added_where_the_kernel_reads_them)
+{
+	struct ctl c = { .len = 0 }, out = { .len = 0 };
+	struct ucred uc = { 4242, 0, 0 }, got;
+	struct cmsghdr h = { .cmsg_len = CMSG_LEN(sizeof(int)),
+			     .cmsg_level = SOL_SOCKET,
+			     .cmsg_type = SCM_RIGHTS };
+	size_t at = BROKER_CMSG_FIRST, n = 0, len;
+	int fd = 5;
+
+	/* none before */
+	len = broker_cmsg_add_creds(NULL, 0, &uc, out.u.b, sizeof(out.u.b));
+	cr_assert_eq(len, CMSG_SPACE(sizeof(uc)));
+	/* an SCM_RIGHTS of 20 bytes, unpadded */
+	memcpy(c.u.b, &h, sizeof(h));
+	memcpy(c.u.b + CMSG_LEN(0), &fd, sizeof(fd));
+	c.len = CMSG_LEN(sizeof(int));
+	len = broker_cmsg_add_creds(c.u.b, c.len, &uc, out.u.b,
+				    sizeof(out.u.b));
+	cr_assert_eq(len, CMSG_SPACE(sizeof(int)) + CMSG_SPACE(sizeof(uc)));
+	while ((at = broker_cmsg_next(out.u.b, len, at, &h)) < len) {
+		if (n++ == 1) {
+			cr_assert_eq(h.cmsg_type, SCM_CREDENTIALS);
+			memcpy(&got, out.u.b + at + CMSG_LEN(0), sizeof(got));
+			cr_assert_eq(got.pid, 4242);
+		}
+	}
+	cr_assert_eq(n, 2);
+	cr_assert_eq(at, BROKER_CMSG_END);
+	/* no room: nothing */
+	cr_assert_eq(broker_cmsg_add_creds(c.u.b, c.len, &uc, out.u.b, 40), 0);
+}
