@@ -31,6 +31,10 @@
  *                                                  vouched for that send
  *                                                  alone; a user's
  *                                                  supervisor: EPERM
+ * credentials the       the supervisor's pid, to   root: the caller's own
+ * kernel attaches       a receiver trusting it     attached (broker_send_
+ * (SO_PASSCRED)         (a notify socket's main    as); a user's: not
+ *                       pid, a journal's sender)   equal, see below
  * SCM_RIGHTS            the supervisor's fds at    each taken from the
  *                       the numbers named; a       caller; the walk is
  *                       header CMSG_NXTHDR skips   the kernel's
@@ -48,9 +52,10 @@
  * notification cannot make a call in the caller's task (CONTINUE
  * re-reads the address from its memory: the races above).  So a
  * brokered connect's SO_PEERCRED and SO_PEERPIDFD, a brokered UNIX
- * listen()'s (its clients'), and the credentials the kernel attaches to
- * a send without SCM_CREDENTIALS (receiver with SO_PASSCRED) name the
- * supervisor's pid, with the uid, gid and groups the command has; a
+ * listen()'s (its clients'), and, under a user's supervisor (which may
+ * not name another pid), the credentials the kernel attaches to a send
+ * (receiver with SO_PASSCRED) name the supervisor's pid, with the uid,
+ * gid and groups the command has; a
  * peer that looks that pid up sees the supervisor (a root one's
  * capabilities, its cgroup and LSM label, which also decide cgroup BPF
  * and LSM checks of the call).  A cap-less helper process outside with

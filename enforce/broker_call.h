@@ -175,8 +175,8 @@ ssize_t broker_send(const struct broker_call *c, const struct msghdr *m,
  * credentials checked already: broker_cmsg_vet()), vouched for.
  * Return: as sendmsg(2).
  */
-ssize_t broker_send_as(const struct broker_call *c, struct msghdr *m,
-		       int flags, int *pin, bool vouch);
+ssize_t broker_send_as(const struct broker_call *c, struct msghdr *m, int flags,
+		       int *pin, bool vouch);
 
 /* sendmsg and sendmmsg (broker_msg.c). */
 long broker_sendmsg(const struct broker_call *c);

@@ -222,8 +222,8 @@ static bool is_unix(const struct broker_call *c)
 	       domain == AF_UNIX;
 }
 
-ssize_t broker_send_as(const struct broker_call *c, struct msghdr *m,
-		       int flags, int *pin, bool vouch)
+ssize_t broker_send_as(const struct broker_call *c, struct msghdr *m, int flags,
+		       int *pin, bool vouch)
 {
 	union {
 		struct cmsghdr h;
@@ -236,8 +236,8 @@ ssize_t broker_send_as(const struct broker_call *c, struct msghdr *m,
 
 	if (!vouch && broker_caps_can_vouch() && is_unix(c) &&
 	    caller_real(c, &uc)) {
-		size_t cap = CMSG_ALIGN(m->msg_controllen) +
-			     CMSG_SPACE(sizeof(uc));
+		size_t cap =
+			CMSG_ALIGN(m->msg_controllen) + CMSG_SPACE(sizeof(uc));
 
 		ctl = cap <= sizeof(own) ? own.b : malloc(cap);
 		cap = ctl ? broker_cmsg_add_creds(m->msg_control,
