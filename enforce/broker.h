@@ -36,8 +36,10 @@
  * (SO_PASSCRED)         (a notify socket's main    as); a user's: not
  *                       pid, a journal's sender)   equal, see below
  * SCM_RIGHTS            the supervisor's fds at    each taken from the
- *                       the numbers named; a       caller; the walk is
- *                       header CMSG_NXTHDR skips   the kernel's
+ *                       the numbers named; its     caller; the walk is
+ *                       heap, where glibc's        the kernel's (broker_
+ *                       CMSG_NXTHDR walked past    cmsg_next), checked
+ *                       the copy                   before any is taken
  * other control data    SO_MARK, SO_PRIORITY, IP   EPERM (a user owns
  *                       options: NET_ADMIN/RAW     the command's netns)
  * MSG_ZEROCOPY          the supervisor's heap,     dropped: copied
@@ -55,8 +57,8 @@
  * listen()'s (its clients'), and, under a user's supervisor (which may
  * not name another pid), the credentials the kernel attaches to a send
  * (receiver with SO_PASSCRED) name the supervisor's pid, with the uid,
- * gid and groups the command has; a
- * peer that looks that pid up sees the supervisor (a root one's
+ * gid and groups the command has; a peer that looks that pid up sees
+ * the supervisor (a root one's
  * capabilities, its cgroup and LSM label, which also decide cgroup BPF
  * and LSM checks of the call).  A cap-less helper process outside with
  * the command's ids would at least carry no capability; not built.
