@@ -75,10 +75,14 @@
  * send the broker already made (a handler without SA_RESTART sees no
  * EINTR from a connect the broker performs).
  *
- * What a peer sees: the connection or datagram comes from the
- * supervisor's process, so SO_PEERCRED and SCM_CREDENTIALS name the
- * supervisor's pid (same user).  O_NONBLOCK, timeouts and the send flags
- * act as they would: the open file description is the command's own.
+ * What a peer sees: the connection comes from the supervisor's
+ * process, so SO_PEERCRED names the supervisor's pid (same user), as do
+ * the credentials the kernel attaches to a send under a user's
+ * supervisor; a root one attaches the caller's own; SCM_CREDENTIALS the
+ * command writes are its own or refused (broker_cmsg.c; broker.h has
+ * the review of what the supervisor's identity could lend).  O_NONBLOCK,
+ * timeouts and the send flags act as they would: the open file
+ * description is the command's own.
  * The broker resolves with RESOLVE_NO_MAGICLINKS: a socket named
  * through /proc/PID/fd/N is refused (ELOOP).
  *
@@ -89,10 +93,10 @@
  * (broker_take_listener()).  SCM_RIGHTS cannot carry it: once the
  * filter is in, that sendmsg() would wait for the broker itself.
  *
- * Root: a supervisor run as root holds CAP_DAC_OVERRIDE, which the
- * command lacks; each worker drops it (and CAP_DAC_READ_SEARCH) from its
- * own thread's effective set, so that the broker's openat2 and connect
- * meet the file permissions the command would meet.
+ * Root: a supervisor run as root holds every capability, which the
+ * command lacks; each worker clears its own thread's effective set but
+ * CAP_SYS_PTRACE (broker_caps.c), so that the broker's openat2, connect
+ * and sends meet the permissions and checks the command would meet.
  *
  * Threads: the leader waits for the next notification and performs it
  * itself, then waits again: no lock, no other thread woken on the way.
@@ -109,7 +113,6 @@
  * the kernel.  The supervisor's own loop is untouched.
  */
 #include <errno.h>
-#include <linux/capability.h>
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <pthread.h>
@@ -162,31 +165,6 @@ struct broker {
  * (a connect blocked on a full backlog), in ms. */
 #define WATCH_MS 10
 
-/* Has this worker dropped the capabilities that bypass file permissions
- * (see drop_dac)? */
-static _Thread_local bool dac_dropped;
-
-/* A supervisor run as root holds CAP_DAC_OVERRIDE and
- * CAP_DAC_READ_SEARCH, which the command (no capabilities) lacks: with
- * them the broker would reach a socket in another user's private
- * directory that the command itself could not.  Each worker drops them
- * from its own effective set (capset acts on the calling thread only)
- * before its first call; the uid and groups are the command's already. */
-static void drop_dac(void)
-{
-	struct __user_cap_header_struct h = {
-		.version = _LINUX_CAPABILITY_VERSION_3,
-	};
-	struct __user_cap_data_struct d[_LINUX_CAPABILITY_U32S_3];
-	static const int caps[] = { CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH };
-
-	if (syscall(SYS_capget, &h, d))
-		return;
-	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++)
-		d[CAP_TO_INDEX(caps[i])].effective &= ~CAP_TO_MASK(caps[i]);
-	dac_dropped = syscall(SYS_capset, &h, d) == 0;
-}
-
 /* A socket in /tmp or /var/tmp that only a default root grants is the
  * command's if the command bound it: in its own network namespace (the
  * network off), not among the host's; where the command shares the
@@ -217,7 +195,8 @@ int broker_may_unix(struct broker *b, const char *path, int fd)
 	bool ok, shared;
 
 	pthread_mutex_lock(&b->mu);
-	ok = !b->stopped && dac_dropped && policy_unix_allowed(b->p, path);
+	ok = !b->stopped && broker_caps_dropped() &&
+	     policy_unix_allowed(b->p, path);
 	shared = ok && policy_unix_shared(b->p, path);
 	pthread_mutex_unlock(&b->mu);
 	if (!ok)
@@ -504,7 +483,7 @@ static void *worker(void *arg)
 {
 	struct broker *b = arg;
 
-	drop_dac();
+	broker_caps_drop();
 	pthread_mutex_lock(&b->mu);
 	while (!b->ending) {
 		if (!b->led) {

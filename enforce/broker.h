@@ -3,6 +3,65 @@
  * outside the sandbox by the supervisor, so that a pathname UNIX socket
  * bound after the start is reached only when the policy grants it
  * (broker.c argues the design).
+ *
+ * A deputy: the broker acts as the supervisor (its pid, its threads'
+ * credentials, its namespaces, root and descriptors), and must lend the
+ * command none of it.  Review of every brokered call (issue 27):
+ *
+ * call / part           could lend                 now
+ * --------------------  -------------------------  ---------------------
+ * every call            root's capabilities (DAC   worker threads clear
+ *                       override, SYS_ADMIN, NET_  their effective set
+ *                       ADMIN, SYS_RESOURCE...)    but SYS_PTRACE
+ *                                                  (broker_caps.c)
+ * arguments             the command's memory       copied once
+ *                       changing between check     (process_vm_readv);
+ *                       and use (TOCTOU)           checked and used from
+ *                                                  the copy only
+ * socket                another's socket           the calling thread's,
+ *                                                  pidfd_getfd
+ * UNIX path             the supervisor's root,     resolved in the
+ *                       cwd and mount namespace    caller's /proc/PID/
+ *                                                  root and cwd, called
+ *                                                  through the inode
+ * abstract name, TCP,   the supervisor's network   the socket's own
+ * UDP                   namespace                  (fixed at socket())
+ * SCM_CREDENTIALS       root names any pid, uid,   only the caller's own
+ *                       gid (the attack)           (broker_cmsg.c),
+ *                                                  vouched for that send
+ *                                                  alone; a user's
+ *                                                  supervisor: EPERM
+ * credentials the       the supervisor's pid, to   root: the caller's own
+ * kernel attaches       a receiver trusting it     attached (broker_send_
+ * (SO_PASSCRED)         (a notify socket's main    as); a user's: not
+ *                       pid, a journal's sender)   equal, see below
+ * SCM_RIGHTS            the supervisor's fds at    each taken from the
+ *                       the numbers named; its     caller; the walk is
+ *                       heap, where glibc's        the kernel's (broker_
+ *                       CMSG_NXTHDR walked past    cmsg_next), checked
+ *                       the copy                   before any is taken
+ * other control data    SO_MARK, SO_PRIORITY, IP   EPERM (a user owns
+ *                       options: NET_ADMIN/RAW     the command's netns)
+ * MSG_ZEROCOPY          the supervisor's heap,     dropped: copied
+ *                       sent after free
+ * bind (net shared)     -                          CONTINUE: the caller's
+ *                                                  own context
+ * listen (TCP ports)    an ephemeral port          refused unless a
+ *                                                  --bind port
+ *
+ * Not made equal (README, "The UNIX-socket broker"): the kernel takes a
+ * peer's identity from the task that calls, and seccomp user
+ * notification cannot make a call in the caller's task (CONTINUE
+ * re-reads the address from its memory: the races above).  So a
+ * brokered connect's SO_PEERCRED and SO_PEERPIDFD, a brokered UNIX
+ * listen()'s (its clients'), and, under a user's supervisor (which may
+ * not name another pid), the credentials the kernel attaches to a send
+ * (receiver with SO_PASSCRED) name the supervisor's pid, with the uid,
+ * gid and groups the command has; a peer that looks that pid up sees
+ * the supervisor (a root one's
+ * capabilities, its cgroup and LSM label, which also decide cgroup BPF
+ * and LSM checks of the call).  A cap-less helper process outside with
+ * the command's ids would at least carry no capability; not built.
  */
 #ifndef CORDON_BROKER_H
 #define CORDON_BROKER_H

@@ -31,7 +31,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <linux/sockios.h>
 #include <sys/pidfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -226,26 +225,38 @@ static int unix_vet(const struct broker_call *c, const char *op,
 	return 0;
 }
 
+#ifndef SO_NETNS_COOKIE
+#define SO_NETNS_COOKIE 71
+#endif
+
 /* Does the command's socket live in another network namespace than
- * the supervisor's: the command's own? */
+ * the supervisor's: the command's own?  Asked by the namespaces'
+ * cookies (Linux 5.14): SIOCGSKNS needs CAP_NET_ADMIN over the socket's
+ * namespace, which a root supervisor's broker threads no longer hold
+ * (broker_caps.c). */
 static bool own_netns(const struct broker_call *c)
 {
-	static ino_t mine;
-	struct stat st;
-	int ns;
+	static uint64_t mine;
+	uint64_t its = 0, here = __atomic_load_n(&mine, __ATOMIC_RELAXED);
+	socklen_t len = sizeof(its);
+	int s;
 
-	if (!__atomic_load_n(&mine, __ATOMIC_RELAXED)) {
-		if (stat("/proc/self/ns/net", &st) != 0)
+	if (!here) {
+		s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		len = sizeof(here);
+		if (s < 0 ||
+		    getsockopt(s, SOL_SOCKET, SO_NETNS_COOKIE, &here, &len)) {
+			if (s >= 0)
+				close(s);
 			return false;
-		__atomic_store_n(&mine, st.st_ino, __ATOMIC_RELAXED);
+		}
+		close(s);
+		__atomic_store_n(&mine, here, __ATOMIC_RELAXED);
+		len = sizeof(its);
 	}
-	ns = ioctl(c->sock, SIOCGSKNS);
-	if (ns < 0)
+	if (getsockopt(c->sock, SOL_SOCKET, SO_NETNS_COOKIE, &its, &len))
 		return false;
-	if (fstat(ns, &st) != 0)
-		st.st_ino = mine;
-	close(ns);
-	return st.st_ino != __atomic_load_n(&mine, __ATOMIC_RELAXED);
+	return its != here;
 }
 
 /* Abstract: Landlock's scope refuses one bound outside the command's
@@ -429,7 +440,7 @@ static long do_sendto(const struct broker_call *c)
 	}
 	m.msg_name = &ss;
 	m.msg_namelen = sslen;
-	sent = broker_send_held(c, &m, (int)a[3], &pathfd);
+	sent = broker_send_as(c, &m, (int)a[3], &pathfd, false);
 	ret = sent < 0 ? broker_epipe(c, -errno, (int)a[3]) : 0;
 	if (pathfd >= 0)
 		close(pathfd);

@@ -51,6 +51,11 @@ struct broker_target {
 	int root;
 	bool root_checked;
 	bool root_lexical; /* the root of its mount namespace */
+	/* its process and real ids, in the supervisor's view, once read
+	 * (broker_send_as()); 0: not yet */
+	pid_t tgid;
+	uid_t uid;
+	gid_t gid;
 };
 
 /* What the broker learnt of the socket, asked only when needed. */
@@ -134,6 +139,19 @@ int broker_sock_type(const struct broker_call *c);
 /* Does the socket's open file description lack O_NONBLOCK? */
 bool broker_sock_blocks(const struct broker_call *c);
 
+/* A worker starting: clear its effective capabilities but
+ * CAP_SYS_PTRACE (broker_caps.c). */
+void broker_caps_drop(void);
+/* Did broker_caps_drop() succeed in this thread? */
+bool broker_caps_dropped(void);
+/* May this thread vouch for another pid's credentials (CAP_SYS_ADMIN
+ * permitted)? */
+bool broker_caps_can_vouch(void);
+/* Raise (@on) or clear again, in this thread, what the kernel needs to
+ * carry credentials broker_cmsg_vet() checked: CAP_SYS_ADMIN,
+ * CAP_SETUID, CAP_SETGID, where permitted (root). */
+void broker_caps_vouch(bool on);
+
 /* A worker ending: close the pidfds and roots it kept. */
 void broker_forget_targets(void);
 
@@ -146,6 +164,19 @@ void broker_forget_targets(void);
  */
 ssize_t broker_send(const struct broker_call *c, const struct msghdr *m,
 		    int flags);
+
+/**
+ * broker_send_as - broker_send_held() of @m with the send flags the
+ * broker keeps (not BROKER_MSG_STRIP), as the caller would send it: on
+ * a UNIX socket whose message carries no SCM_CREDENTIALS, with the
+ * caller's own (its pid, real uid and gid) when the supervisor may
+ * vouch for them (root), so that a receiver with SO_PASSCRED sees the
+ * caller, not the supervisor the kernel would name; with @vouch (its
+ * credentials checked already: broker_cmsg_vet()), vouched for.
+ * Return: as sendmsg(2).
+ */
+ssize_t broker_send_as(const struct broker_call *c, struct msghdr *m, int flags,
+		       int *pin, bool vouch);
 
 /* sendmsg and sendmmsg (broker_msg.c). */
 long broker_sendmsg(const struct broker_call *c);

@@ -3,10 +3,11 @@
  * message header, its address, its data (bounded: BROKER_SEND_MAX) and
  * its control data (BROKER_CONTROL_MAX) copied once from the command,
  * the descriptors of an SCM_RIGHTS message taken from the command with
- * pidfd_getfd() and passed on in their place.  SCM_CREDENTIALS goes as
- * the command wrote it: the kernel checks it against the broker's own
- * credentials (a pid other than the supervisor's is refused, EPERM,
- * unless the supervisor is root).
+ * pidfd_getfd() and passed on in their place.  The control data is
+ * checked first (broker_cmsg.c): SCM_CREDENTIALS only the caller's own,
+ * rewritten into the supervisor's view and sent with the capability to
+ * vouch for them raised for that send alone; what would need a privilege
+ * the command lacks, refused.  MSG_ZEROCOPY is dropped from the flags.
  *
  * Runs in the supervisor's worker threads; frees and closes all it
  * took before returning.
@@ -20,6 +21,7 @@
 #include <unistd.h>
 
 #include "enforce/broker_call.h"
+#include "enforce/broker_cmsg.h"
 #include "enforce/broker_own.h"
 
 /* One message, copied. */
@@ -32,6 +34,7 @@ struct msg_copy {
 	int fds[BROKER_FDS_MAX];
 	size_t nfds;
 	int pathfd;
+	unsigned int cmsgs; /* BROKER_CMSG_*: what the control data holds */
 };
 
 static void msg_free(struct msg_copy *mc)
@@ -88,32 +91,48 @@ static int read_data(const struct broker_call *c, const struct msghdr *um,
 	return ret;
 }
 
-/* Take the descriptors of each SCM_RIGHTS message from the command. */
+/* Take the descriptors of each SCM_RIGHTS header from the command, and
+ * put the broker's numbers in their place: every header the kernel will
+ * read (broker_cmsg_next(), not CMSG_NXTHDR), or a number left as the
+ * command wrote it would name the supervisor's own descriptor. */
 static int take_fds(const struct broker_call *c, struct msg_copy *mc)
 {
-	for (struct cmsghdr *h = CMSG_FIRSTHDR(&mc->m); h;
-	     h = CMSG_NXTHDR(&mc->m, h)) {
+	unsigned char *ctl = (unsigned char *)mc->control;
+	size_t len = mc->m.msg_controllen, at = BROKER_CMSG_FIRST;
+	struct cmsghdr h;
+
+	while ((at = broker_cmsg_next(ctl, len, at, &h)) < len) {
 		size_t n;
 
-		if (h->cmsg_level != SOL_SOCKET || h->cmsg_type != SCM_RIGHTS ||
-		    h->cmsg_len < CMSG_LEN(0))
+		if (h.cmsg_level != SOL_SOCKET || h.cmsg_type != SCM_RIGHTS)
 			continue;
-		n = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		n = (h.cmsg_len - CMSG_LEN(0)) / sizeof(int);
 		for (size_t i = 0; i < n; i++) {
-			unsigned char *at = CMSG_DATA(h) + i * sizeof(int);
+			unsigned char *num =
+				ctl + at + CMSG_LEN(0) + i * sizeof(int);
 			int fd;
 
 			if (mc->nfds == BROKER_FDS_MAX)
 				return -EINVAL;
-			memcpy(&fd, at, sizeof(fd));
+			memcpy(&fd, num, sizeof(fd));
 			fd = pidfd_getfd(c->pidfd, fd, 0);
 			if (fd < 0)
 				return -EBADF;
 			mc->fds[mc->nfds++] = fd;
-			memcpy(at, &fd, sizeof(fd));
+			memcpy(num, &fd, sizeof(fd));
 		}
 	}
-	return 0;
+	return at == BROKER_CMSG_END ? 0 : -EINVAL;
+}
+
+/* Who the caller is, for broker_cmsg_vet(): read through its pid, and
+ * so only believed while its call is still pending. */
+static int caller_ids(void *arg, struct broker_ids *out)
+{
+	const struct broker_call *c = arg;
+	int ret = broker_ids_read((pid_t)c->n->pid, out);
+
+	return ret ? ret : broker_call_valid(c) ? 0 : -ENOENT;
 }
 
 static int read_control(const struct broker_call *c, const struct msghdr *um,
@@ -132,7 +151,13 @@ static int read_control(const struct broker_call *c, const struct msghdr *um,
 			  um->msg_controllen);
 	mc->m.msg_control = mc->control;
 	mc->m.msg_controllen = um->msg_controllen;
-	return ret ? ret : take_fds(c, mc);
+	if (!ret)
+		ret = broker_cmsg_vet((unsigned char *)mc->control,
+				      um->msg_controllen, caller_ids, (void *)c,
+				      &mc->cmsgs);
+	if (!ret && (mc->cmsgs & BROKER_CMSG_RIGHTS))
+		ret = take_fds(c, mc);
+	return ret;
 }
 
 /* Copy the message at @addr and decide on its address. */
@@ -167,13 +192,84 @@ static int read_msg(const struct broker_call *c, uint64_t addr,
 	return 0;
 }
 
+/* The caller's process and real ids, read once per thread served. */
+static bool caller_real(const struct broker_call *c, struct ucred *uc)
+{
+	struct broker_ids *ids;
+
+	if (!c->t->tgid) {
+		ids = malloc(sizeof(*ids));
+		if (!ids)
+			return false;
+		if (!broker_ids_read((pid_t)c->n->pid, ids) &&
+		    broker_call_valid(c)) {
+			c->t->tgid = ids->tgid_out;
+			c->t->uid = ids->uid[0];
+			c->t->gid = ids->gid[0];
+		}
+		free(ids);
+	}
+	*uc = (struct ucred){ c->t->tgid, c->t->uid, c->t->gid };
+	return c->t->tgid > 0;
+}
+
+static bool is_unix(const struct broker_call *c)
+{
+	int domain = 0;
+	socklen_t len = sizeof(domain);
+
+	return !getsockopt(c->sock, SOL_SOCKET, SO_DOMAIN, &domain, &len) &&
+	       domain == AF_UNIX;
+}
+
+ssize_t broker_send_as(const struct broker_call *c, struct msghdr *m, int flags,
+		       int *pin, bool vouch)
+{
+	union {
+		struct cmsghdr h;
+		unsigned char b[1024];
+	} own;
+	unsigned char *ctl = NULL;
+	struct ucred uc;
+	ssize_t sent;
+	int err;
+
+	if (!vouch && broker_caps_can_vouch() && is_unix(c) &&
+	    caller_real(c, &uc)) {
+		size_t cap =
+			CMSG_ALIGN(m->msg_controllen) + CMSG_SPACE(sizeof(uc));
+
+		ctl = cap <= sizeof(own) ? own.b : malloc(cap);
+		cap = ctl ? broker_cmsg_add_creds(m->msg_control,
+						  m->msg_controllen, &uc, ctl,
+						  cap)
+			  : 0;
+		if (cap) {
+			m->msg_control = ctl;
+			m->msg_controllen = cap;
+			vouch = true;
+		}
+	}
+	if (vouch)
+		broker_caps_vouch(true);
+	sent = broker_send_held(c, m, flags & ~BROKER_MSG_STRIP, pin);
+	err = errno;
+	if (vouch)
+		broker_caps_vouch(false);
+	if (ctl != own.b)
+		free(ctl);
+	errno = err;
+	return sent;
+}
+
 static long send_one(const struct broker_call *c, uint64_t addr, int flags)
 {
 	struct msg_copy mc;
 	long ret = read_msg(c, addr, &mc);
 
 	if (!ret) {
-		ssize_t sent = broker_send_held(c, &mc.m, flags, &mc.pathfd);
+		ssize_t sent = broker_send_as(c, &mc.m, flags, &mc.pathfd,
+					      mc.cmsgs & BROKER_CMSG_CREDS);
 
 		ret = sent < 0 ? broker_epipe(c, -errno, flags) : (long)sent;
 	}

@@ -325,7 +325,7 @@ static void request(struct session *s, struct client *k)
 		session_line_close_fds(&k->line);
 }
 
-static void client_input(struct session *s, struct client *k)
+void session_client_input(struct session *s, struct client *k)
 {
 	int ret;
 
@@ -395,8 +395,8 @@ static struct client *client_of(struct session *s, uint32_t call)
 	return NULL;
 }
 
-/* A message from pid 1: untrusted.  false when pid 1 is gone. */
-static bool from_pid1(struct session *s)
+/* A message from pid 1: untrusted (session_serve.h). */
+bool session_pid1_input(struct session *s)
 {
 	struct session_msg m;
 	ssize_t n = recv(s->chan, &m, sizeof(m), MSG_DONTWAIT | MSG_TRUNC);
@@ -479,7 +479,8 @@ void session_serve(struct session *s)
 			break;
 		if (fds[0].revents)
 			break; /* pid 1 is gone: so is the session */
-		if ((fds[1].revents & (POLLIN | POLLHUP)) && !from_pid1(s))
+		if ((fds[1].revents & (POLLIN | POLLHUP)) &&
+		    !session_pid1_input(s))
 			break;
 		if (fds[3].revents & POLLIN)
 			supervise_drain(&s->sup);
@@ -489,7 +490,7 @@ void session_serve(struct session *s)
 			session_note_flush(s);
 		for (nfds_t i = 5; i < n; i++)
 			if (fds[i].revents)
-				client_input(s, who[i]);
+				session_client_input(s, who[i]);
 	}
 }
 
