@@ -31,6 +31,7 @@
 #include "enforce/modes.h"
 #include "enforce/record.h"
 #include "enforce/session_serve.h"
+#include "enforce/session_trust.h"
 #include "enforce/spawn.h"
 #include "shim/core/env.h"
 
@@ -461,6 +462,7 @@ void session_end(struct session *s)
 
 	if (s->listen_fd >= 0) {
 		unlink(s->sockpath);
+		session_trust_forget(s->id);
 		close(s->listen_fd);
 		s->listen_fd = -1;
 	}

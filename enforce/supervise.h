@@ -42,9 +42,11 @@ enum supervise_sigsys {
 	"cannot be told apart"
 
 struct supervisor {
-	int sock;	    /* datagrams from the shims */
-	int logfd;	    /* the audit log, append-only */
-	char sockpath[108]; /* sun_path */
+	int sock;			  /* datagrams from the shims */
+	int logfd;			  /* the audit log, append-only */
+	char sockpath[108];		  /* sun_path */
+	int sockdir;			  /* its directory (rundir.h), held */
+	unsigned long sock_dev, sock_ino; /* its file, as bound */
 	char logpath[PATH_BUF];
 	size_t records;		  /* written to the log, every source */
 	size_t bytes;		  /* of the command's reports, written */
