@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "enforce/protect.h"
+#include "enforce/record.h"
 #include "enforce/roots.h"
 #include "enforce/rundir.h"
 #include "enforce/say.h"
@@ -389,4 +390,25 @@ int rundir_report(size_t room, char path[PATH_BUF], int *fd, char *err,
 	}
 	snprintf(path, PATH_BUF, "%s", tmp);
 	return 0;
+}
+
+void rundir_report_check(struct supervisor *s)
+{
+	char rule[PATH_BUF + 160];
+	const char *name;
+	struct stat st;
+
+	if (s->sock < 0 || !s->sock_ino || !(name = strrchr(s->sockpath, '/')))
+		return;
+	if (fstatat(s->sockdir, name + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_dev == s->sock_dev && st.st_ino == s->sock_ino)
+		return;
+	snprintf(rule, sizeof(rule),
+		 "the report socket '%s' was moved or replaced during the "
+		 "run: the shims sent nothing after that, and this log lacks "
+		 "their reports",
+		 s->sockpath);
+	fprintf(stderr, "cordon: %s\n", rule);
+	supervise_record(
+		s, record_new(RECORD_LAUNCHER, "report", "note", rule, NULL));
 }

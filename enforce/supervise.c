@@ -525,6 +525,7 @@ int supervise_wait(struct supervisor *s, pid_t pid)
 	supervise_drain(s);
 	note_sigsys(s, pid, st, relayed);
 	supervise_note_losses(s);
+	rundir_report_check(s);
 	return exit_status(st);
 }
 
