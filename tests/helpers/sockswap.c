@@ -67,7 +67,7 @@ static int swap(const char *path, int type)
 		if (strcmp(failed[i], path) == 0)
 			return -1; /* tried once: said once */
 	snprintf(aside, sizeof(aside), "%s.aside", path);
-	strcpy(sa.sun_path, path);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
 	fd = socket(AF_UNIX, type | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
@@ -78,7 +78,8 @@ static int swap(const char *path, int type)
 		fflush(cap);
 		close(fd);
 		if (nfailed < MAX_SWAPS)
-			strcpy(failed[nfailed++], path);
+			snprintf(failed[nfailed++], sizeof(failed[0]), "%s",
+				 path);
 		return -1;
 	}
 	fprintf(cap, "swap %s ok\n", path);
@@ -204,12 +205,12 @@ static void scan(const char *dir, struct pollfd *fds, int *nfds,
 		for (j = 0; j < nfirst && strcmp(first[j], path); j++)
 			;
 		if (j == nfirst && nfirst < MAX_SWAPS) {
-			strcpy(first[nfirst], path);
+			snprintf(first[nfirst], sizeof(first[0]), "%s", path);
 			at[nfirst++] = now();
 		}
 		if (j == MAX_SWAPS || now() - at[j] < 0.5)
 			continue;
-		strcpy(seen[(*nseen)++], path);
+		snprintf(seen[(*nseen)++], sizeof(seen[0]), "%s", path);
 		fds[*nfds].fd = swap(path, SOCK_DGRAM);
 		fds[*nfds].events = POLLIN;
 		if (fds[*nfds].fd >= 0)
