@@ -397,6 +397,7 @@ void rundir_report_check(struct supervisor *s)
 	char rule[PATH_BUF + 160];
 	const char *name;
 	struct stat st;
+	json_t *more;
 
 	if (s->sock < 0 || !s->sock_ino || !(name = strrchr(s->sockpath, '/')))
 		return;
@@ -409,6 +410,8 @@ void rundir_report_check(struct supervisor *s)
 		 "their reports",
 		 s->sockpath);
 	fprintf(stderr, "cordon: %s\n", rule);
-	supervise_record(
-		s, record_new(RECORD_LAUNCHER, "report", "note", rule, NULL));
+	more = json_pack("{s:s}", "path", s->sockpath);
+	supervise_record(s, record_new(RECORD_LAUNCHER, "report-socket", "note",
+				       rule, more));
+	json_decref(more);
 }

@@ -191,6 +191,10 @@ test_deputy_sock_shim_sends_only_to_its_supervisor() {
 	assert_stderr_has "was moved or replaced during the run"
 	grep -q '"rule":"the report socket .* was moved or replaced' "$T/audit.jsonl" ||
 		fail "the log does not say it"
+	python3 "$HELPERS/schema_check.py" "$HELPERS/doc/schema/audit-record.schema.json" \
+		--lines "$T/audit.jsonl" > "$T/check" ||
+		{ cat "$T/check"; fail "the log is not the schema's"; }
+	grep -q '^ok launcher_report_socket$' "$T/check" || { cat "$T/check"; fail "no such record checked"; }
 	# the twin: the same impostor takes what a sender that checks
 	# nothing sends to that path
 	"$HELPERS/sockswap" dgram "$T/cap2" 3 "$dir/cordon" &
