@@ -83,7 +83,9 @@ static void program(char out[PATH_BUF])
  * put in its place meanwhile (by a run that can write its directory,
  * which cordon refuses to make) is sent nothing, and a swap must undo
  * itself between two system calls to pass.  One system call each; none
- * at start-up. */
+ * at start-up.  Not the peer's credentials: SO_PEERCRED of a connected
+ * datagram socket names no one (pid 0, uid -1), and a sibling sandbox
+ * has the supervisor's uid and, across the PID namespace, its pid 0. */
 static bool is_launchers(const char *path)
 {
 	struct stat st;
