@@ -15,10 +15,13 @@
  *    (session_pid1.c).  A call is vfork+exec from a process already
  *    inside: none of the namespaces, mounts or filters is made again,
  *    which is what makes a call cheap.
- *  - The control socket lives outside every root a session may grant
- *    (session_dir(): $XDG_RUNTIME_DIR/cordon or ~/.local/state/cordon/
- *    sessions, 0700; the socket 0600), a policy whose writable or
- *    --connect-unix roots would reach it is refused, and it is bound
+ *  - The control socket lives outside every root a session may grant,
+ *    where no sandbox can bind or rename (rundir.c: a trusted
+ *    $XDG_RUNTIME_DIR/cordon, else ~/.local/state/cordon/run, 0700;
+ *    the socket 0600, bound through the directory's descriptor), a
+ *    policy whose writable or --connect-unix roots would reach it is
+ *    refused, who listens is recorded for the clients to check
+ *    (session_trust.c), and it is bound
  *    before the sandbox is made, so the mounts cover it where a readable
  *    root shows it (covers.c), and any socket bound later is the
  *    broker's to refuse: no command reaches the supervisor.
