@@ -215,7 +215,7 @@ $(B)/helpers/escape: LIBS += -luring
 # sanitizer's runtime cannot be linked statically (make check)
 STATIC_HELPERS = $(B)/helpers/unixpeer $(B)/helpers/inetpeer \
 	$(B)/helpers/refuseloop $(B)/helpers/ttygrab $(B)/helpers/credpeer \
-	$(B)/helpers/tcplisten $(B)/helpers/tmprace
+	$(B)/helpers/tcplisten $(B)/helpers/tmprace $(B)/helpers/sockswap
 $(STATIC_HELPERS): CFLAGS := $(filter-out $(SAN),$(CFLAGS))
 $(STATIC_HELPERS): LDFLAGS := $(filter-out $(SAN),$(LDFLAGS)) -static
 $(STATIC_HELPERS): LIBS =

@@ -44,7 +44,10 @@ int procfs_stat(pid_t pid, struct procfs_stat *out)
 	 * anything, ')' too: the fields follow the last one */
 	p = strrchr(buf, ')');
 	if (!p ||
-	    sscanf(p + 1, " %*c %d %d %*d %llu", &ppid, &pgrp, &out->tty) != 3)
+	    sscanf(p + 1,
+		   " %*c %d %d %*d %llu %*d %*u %*u %*u %*u %*u %*u %*u %*d "
+		   "%*d %*d %*d %*d %*d %llu",
+		   &ppid, &pgrp, &out->tty, &out->start) != 4)
 		return -1;
 	out->ppid = ppid;
 	out->pgrp = pgrp;

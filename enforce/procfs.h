@@ -14,7 +14,8 @@
 
 struct procfs_stat {
 	pid_t ppid, pgrp;
-	unsigned long long tty; /* tty_nr: the controlling terminal */
+	unsigned long long tty;	  /* tty_nr: the controlling terminal */
+	unsigned long long start; /* starttime: with the pid, the process */
 };
 
 /* /proc/@pid/stat (@pid 0: this process's).  Return: 0, or -1. */

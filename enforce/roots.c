@@ -25,6 +25,7 @@
 #include "enforce/profile.h"
 #include "enforce/roots.h"
 #include "enforce/say.h"
+#include "enforce/rundir.h"
 #include "enforce/policy_edit.h"
 
 #define RX (RIGHT_R | RIGHT_X)
@@ -340,6 +341,9 @@ static int protect_defaults(struct policy *p, const struct cli *c)
 		ret = protect_profiles(p, c);
 	if (!ret && roots_state_dir(buf) == 0)
 		ret = protect_write(p, buf);
+	/* the runtime directories of cordon's sockets */
+	if (!ret)
+		ret = rundir_protect(p);
 	return ret;
 }
 

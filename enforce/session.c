@@ -15,10 +15,13 @@
  *    (session_pid1.c).  A call is vfork+exec from a process already
  *    inside: none of the namespaces, mounts or filters is made again,
  *    which is what makes a call cheap.
- *  - The control socket lives outside every root a session may grant
- *    (session_dir(): $XDG_RUNTIME_DIR/cordon or ~/.local/state/cordon/
- *    sessions, 0700; the socket 0600), a policy whose writable or
- *    --connect-unix roots would reach it is refused, and it is bound
+ *  - The control socket lives outside every root a session may grant,
+ *    where no sandbox can bind or rename (rundir.c: a trusted
+ *    $XDG_RUNTIME_DIR/cordon, else ~/.local/state/cordon/run, 0700;
+ *    the socket 0600, bound through the directory's descriptor), a
+ *    policy whose writable or --connect-unix roots would reach it is
+ *    refused, who listens is recorded for the clients to check
+ *    (session_trust.c), and it is bound
  *    before the sandbox is made, so the mounts cover it where a readable
  *    root shows it (covers.c), and any socket bound later is the
  *    broker's to refuse: no command reaches the supervisor.
@@ -59,9 +62,11 @@
 #include "enforce/launch.h"
 #include "enforce/modes.h"
 #include "enforce/probe.h"
+#include "enforce/rundir.h"
 #include "enforce/say.h"
 #include "enforce/session.h"
 #include "enforce/session_serve.h"
+#include "enforce/session_trust.h"
 #include "enforce/spawn.h"
 
 /* In the sandbox: serve calls instead of running one command. */
@@ -71,30 +76,45 @@ static int inside(struct cli *c, struct launch *l, void *arg)
 	return session_pid1(c, *(int *)arg);
 }
 
+/* The control socket, bound through its directory's descriptor
+ * (rundir.h), and who listens on it recorded (session_trust.h). */
 static int bind_control(struct session *s)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char err[2 * PATH_BUF], name[SESSION_ID_LEN + 8];
+	const struct rundir *rd;
+	struct sockaddr_un sa;
 	mode_t old;
-	int ret = 0;
+	int len, ret = rundir_get(&rd, err, sizeof(err));
 
-	memcpy(sa.sun_path, s->sockpath, strlen(s->sockpath) + 1);
+	if (ret)
+		return ret;
+	snprintf(name, sizeof(name), "%s.sock", s->id);
+	len = rundir_addr(rd->fd, name, &sa);
+	if (len < 0)
+		return len;
 	s->listen_fd =
 		socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->listen_fd < 0)
 		return -errno;
 	old = umask(0177); /* the socket 0600 */
-	if (bind(s->listen_fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+	if (bind(s->listen_fd, (struct sockaddr *)&sa, (socklen_t)len) < 0 ||
 	    listen(s->listen_fd, 64) < 0)
 		ret = -errno;
 	umask(old);
-	return ret;
+	return ret ? ret : session_trust_record(s->id);
 }
 
 /* A root that would let a command write or connect to the control
  * socket: refused, as a --write of the audit log is. */
 static bool reaches_socket(const struct policy *p, const char *sock)
 {
-	return policy_unix_allowed(p, sock) || policy_allows(p, RIGHT_W, sock);
+	char dir[PATH_BUF];
+
+	snprintf(dir, sizeof(dir), "%s", sock);
+	if (strrchr(dir, '/'))
+		*strrchr(dir, '/') = '\0';
+	return policy_unix_allowed(p, sock) ||
+	       policy_allows(p, RIGHT_W, sock) || rundir_reached(p, dir);
 }
 
 /* Wait for pid 1's word that the boundary is in place. */

@@ -28,6 +28,7 @@
 #include "enforce/session.h"
 #include "enforce/session_proto.h"
 #include "enforce/session_pty.h"
+#include "enforce/session_trust.h"
 #include "enforce/spawn.h"
 #include "shim/core/env.h"
 
@@ -45,29 +46,13 @@ static void on_signal(int sig)
 	errno = saved;
 }
 
-/* Connect to session @id; -errno when there is none. */
+/* Connect to session @id, its supervisor's identity checked
+ * (session_trust.c); -errno when there is none. */
 static int connect_to(const char *id)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, ret;
-
 	if (!session_id_valid(id))
 		return -EINVAL;
-	ret = session_sock_path(id, sa.sun_path);
-	if (ret)
-		return ret;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		ret = -errno;
-		close(fd);
-		/* the socket of a session whose supervisor died */
-		if (ret == -ECONNREFUSED)
-			unlink(sa.sun_path);
-		return ret;
-	}
-	return fd;
+	return session_trust_connect(id);
 }
 
 static int no_session(const char *id, int err)
@@ -76,6 +61,8 @@ static int no_session(const char *id, int err)
 
 	snprintf(safe, sizeof(safe), "%s", id);
 	cli_oneline(safe);
+	if (err == -EKEYREJECTED)
+		return EXIT_CORDON; /* said (session_trust.c) */
 	if (err == -EINVAL)
 		say_error("session '%s': not a session id", safe);
 	else if (err == -ENOENT || err == -ECONNREFUSED)

@@ -13,7 +13,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "enforce/supervise.h"
+#include "enforce/rundir.h"
+#include "enforce/say.h"
 #include "enforce/session_proto.h"
 
 bool session_id_valid(const char *id)
@@ -38,38 +39,18 @@ int session_id_new(char *out)
 	return 0;
 }
 
-/* mkdir @path 0700 if missing; then it must be ours and closed. */
-static int own_dir(const char *path)
-{
-	struct stat st;
-
-	if (mkdir(path, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	if (lstat(path, &st) < 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & 077))
-		return -EPERM;
-	return 0;
-}
-
 int session_dir(char out[PATH_BUF])
 {
-	const char *run = getenv("XDG_RUNTIME_DIR");
-	struct stat st;
-	char state[PATH_BUF];
-	int ret;
+	const struct rundir *rd;
+	char err[2 * PATH_BUF];
+	int ret = rundir_get(&rd, err, sizeof(err));
 
-	if (run && run[0] == '/' && stat(run, &st) == 0 &&
-	    st.st_uid == geteuid() &&
-	    snprintf(out, PATH_BUF, "%s/cordon", run) < PATH_BUF)
-		return own_dir(out);
-	ret = supervise_state_dir(state);
-	if (ret)
+	if (ret) {
+		say_error("%s", err);
 		return ret;
-	if (snprintf(out, PATH_BUF, "%s/sessions", state) >= PATH_BUF)
-		return -ENAMETOOLONG;
-	return own_dir(out);
+	}
+	snprintf(out, PATH_BUF, "%s", rd->path);
+	return 0;
 }
 
 int session_sock_path(const char *id, char out[108])

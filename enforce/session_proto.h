@@ -55,11 +55,10 @@ bool session_id_valid(const char *id);
 int session_id_new(char *out);
 
 /**
- * session_dir - where the sessions' sockets live: $XDG_RUNTIME_DIR/cordon
- * (when set, absolute and ours), else ~/.local/state/cordon/sessions;
- * made with mode 0700 and checked: a directory, the caller's own, no
- * access for anyone else.
- * Return: 0, or -errno (-EPERM: not ours or open to others).
+ * session_dir - where the sessions' sockets live: rundir_get()'s
+ * directory ($XDG_RUNTIME_DIR/cordon when trusted, else cordon's
+ * private state directory's "run"), made 0700 and checked.
+ * Return: 0, or -errno after one line on stderr.
  */
 int session_dir(char out[PATH_BUF]);
 

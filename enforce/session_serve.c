@@ -35,7 +35,9 @@
 #include "enforce/modes.h"
 #include "enforce/record.h"
 #include "enforce/session_pty.h"
+#include "enforce/rundir.h"
 #include "enforce/session_serve.h"
+#include "enforce/session_trust.h"
 #include "enforce/spawn.h"
 #include "shim/core/env.h"
 
@@ -501,6 +503,7 @@ void session_end(struct session *s)
 
 	if (s->listen_fd >= 0) {
 		unlink(s->sockpath);
+		session_trust_forget(s->id);
 		close(s->listen_fd);
 		s->listen_fd = -1;
 	}
@@ -516,6 +519,7 @@ void session_end(struct session *s)
 		supervise_drain(&s->sup);
 	launch_stop(&s->l);
 	supervise_note_losses(&s->sup); /* the limits are the session's */
+	rundir_report_check(&s->sup);
 	/* what the calls planted for git outside, moved aside once nothing
 	 * inside runs (gitguard.h): records of the launcher's own */
 	if (s->c->policy.nroots)

@@ -25,6 +25,7 @@
 #include "enforce/supervise.h"
 #include "enforce/say.h"
 #include "enforce/protect.h"
+#include "enforce/rundir.h"
 #include "enforce/policy_edit.h"
 #include "shim/core/snapshot.h"
 
@@ -212,12 +213,26 @@ int shimenv_prepare(struct cli *c, char **envp, size_t cap,
 	 * command must not unlink the socket or put its own in its place */
 	if (!ret && supervise_socket_dir(sup, dir) == 0)
 		ret = protect_write(p, dir);
+	/* and no root may still reach it (a --connect-unix, a protection
+	 * that cannot hold): a sandbox that can write or connect there can
+	 * take the place of this run's socket, or of a session's */
+	if (!ret && supervise_socket_dir(sup, dir) == 0 &&
+	    rundir_reached(p, dir)) {
+		snprintf(err, sizeof(err),
+			 "cordon's socket directory '%s' is never granted: a "
+			 "root of the policy would reach it",
+			 dir);
+		supervise_close(sup);
+		ret = -EPERM;
+	}
 	if (ret == -ENOMEM || ret == -E2BIG)
 		snprintf(err, sizeof(err), "cannot grant '%s': %s", lib,
 			 strerror(-ret));
 	if (!ret) {
 		snprintf(log, sizeof(log), "unix:%s", sup->sockpath);
 		x.log = log;
+		x.log_dev = sup->sock_dev;
+		x.log_ino = sup->sock_ino;
 		ret = snapshot_encode(p, &x, snap, sizeof(snap));
 		if (ret < 0)
 			snprintf(err, sizeof(err),

@@ -44,6 +44,7 @@
 #include "enforce/procfs.h"
 #include "enforce/record.h"
 #include "enforce/roots.h"
+#include "enforce/rundir.h"
 #include "enforce/spawn.h"
 #include "enforce/supervise.h"
 
@@ -95,79 +96,63 @@ int supervise_default_log(char out[PATH_BUF])
 
 /*
  * The report sockets that runs killed before they could clean up left
- * in @dir (cordon-PID.sock of a PID that no longer lives): removed,
- * so that nothing is left behind for long, whatever ended cordon.
+ * in the directory @dir (cordon-PID.sock of a PID that no longer
+ * lives): removed, so that nothing is left behind for long, whatever
+ * ended cordon.
  */
-static void remove_stale(const char *dir)
+static void remove_stale(int dir)
 {
-	char path[PATH_BUF];
+	int fd = openat(dir, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *e;
-	DIR *d = opendir(dir);
 	int pid, end;
 
-	if (!d)
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while ((e = readdir(d))) {
 		end = 0;
 		if (sscanf(e->d_name, "cordon-%d.sock%n", &pid, &end) != 1 ||
 		    e->d_name[end] || pid <= 0 ||
 		    (kill(pid, 0) == 0 || errno != ESRCH))
 			continue;
-		if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) <
-		    (int)sizeof(path))
-			unlink(path);
+		unlinkat(dir, e->d_name, 0);
 	}
 	closedir(d);
 }
 
-/* Where the report socket goes: $XDG_RUNTIME_DIR, else the state
- * directory; else, when neither leaves room in a socket address (a
- * long $HOME), a directory of the user's own in /tmp (mode 0700,
- * checked to be theirs; main.c keeps the command from changing it). */
-static int socket_dir(char dir[PATH_BUF], size_t room)
+/* The report socket, in rundir_report()'s directory, bound through
+ * the directory's descriptor; its file's identity kept for the shim. */
+static int bind_socket(struct supervisor *s, char *err, size_t errlen)
 {
-	const char *run = getenv("XDG_RUNTIME_DIR");
-	struct stat st;
-
-	if (run && *run == '/' && strlen(run) < room &&
-	    access(run, W_OK) == 0) {
-		snprintf(dir, PATH_BUF, "%s", run);
-		return 0;
-	}
-	if (supervise_state_dir(dir) == 0 && strlen(dir) < room)
-		return 0;
-	snprintf(dir, PATH_BUF, "/tmp/cordon-%u", (unsigned int)getuid());
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return -errno;
-	if (lstat(dir, &st) < 0)
-		return -errno;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 077))
-		return -EPERM;
-	return 0;
-}
-
-static int bind_socket(struct supervisor *s)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa;
 	/* room for the directory: "/cordon-PID.sock" and the NUL */
 	size_t room = sizeof(sa.sun_path) - sizeof("/cordon-4194304.sock");
-	char dir[PATH_BUF];
-	int n, ret = socket_dir(dir, room);
+	char dir[PATH_BUF], name[32];
+	struct stat st;
+	int len, ret = rundir_report(room, dir, &s->sockdir, err, errlen);
 
 	if (ret)
 		return ret;
-	remove_stale(dir);
-	n = snprintf(s->sockpath, sizeof(s->sockpath), "%s/cordon-%d.sock", dir,
-		     (int)getpid());
-	if (n < 0 || n >= (int)sizeof(sa.sun_path))
+	remove_stale(s->sockdir);
+	snprintf(name, sizeof(name), "cordon-%d.sock", (int)getpid());
+	if (snprintf(s->sockpath, sizeof(s->sockpath), "%s/%s", dir, name) >=
+	    (int)sizeof(s->sockpath))
 		return -ENAMETOOLONG;
-	memcpy(sa.sun_path, s->sockpath, (size_t)n + 1);
+	len = rundir_addr(s->sockdir, name, &sa);
+	if (len < 0)
+		return len;
 	s->sock = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (s->sock < 0)
 		return -errno;
-	unlink(s->sockpath);
-	if (bind(s->sock, (struct sockaddr *)&sa, sizeof(sa)) < 0)
+	unlinkat(s->sockdir, name, 0);
+	if (bind(s->sock, (struct sockaddr *)&sa, (socklen_t)len) < 0 ||
+	    fstatat(s->sockdir, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
+	s->sock_dev = st.st_dev;
+	s->sock_ino = st.st_ino;
 	return 0;
 }
 
@@ -222,8 +207,9 @@ int supervise_prepare(struct supervisor *s, const char *log, char *err,
 		return ret;
 	}
 	snprintf(s->logpath, sizeof(s->logpath), "%s", log);
-	ret = bind_socket(s);
-	if (ret)
+	err[0] = '\0';
+	ret = bind_socket(s, err, errlen);
+	if (ret && !err[0])
 		snprintf(err, errlen,
 			 "cannot create the report socket '%s': %s",
 			 s->sockpath, strerror(-ret));
@@ -548,6 +534,7 @@ int supervise_wait(struct supervisor *s, pid_t pid)
 	supervise_drain(s);
 	note_sigsys(s, pid, st, relayed);
 	supervise_note_losses(s);
+	rundir_report_check(s);
 	return exit_status(st);
 }
 
@@ -555,7 +542,7 @@ void supervise_close(struct supervisor *s)
 {
 	if (s->sock >= 0) {
 		close(s->sock);
-		unlink(s->sockpath);
+		unlinkat(s->sockdir, strrchr(s->sockpath, '/') + 1, 0);
 	}
 	auditlog_close(&s->log);
 	budget_free(&s->budget);

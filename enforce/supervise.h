@@ -42,6 +42,8 @@ struct supervisor {
 	int sock;	     /* datagrams from the shims */
 	struct auditlog log; /* the audit log, append-only */
 	char sockpath[108];  /* sun_path */
+	int sockdir;		  /* its directory (rundir.h), held */
+	unsigned long sock_dev, sock_ino; /* its file, as bound */
 	char logpath[PATH_BUF];
 	struct budget budget;	  /* what each source may write (budget.h) */
 	size_t records;		  /* written to the log, every source */

@@ -16,6 +16,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/un.h>
@@ -77,6 +78,26 @@ static void program(char out[PATH_BUF])
 	out[n > 0 ? n : 0] = '\0';
 }
 
+/* Is @path the socket the launcher bound (its file's device and inode,
+ * from the snapshot)?  Asked before the connect and after it: a socket
+ * put in its place meanwhile (by a run that can write its directory,
+ * which cordon refuses to make) is sent nothing, and a swap must undo
+ * itself between two system calls to pass.  One system call each; none
+ * at start-up.  Not the peer's credentials: SO_PEERCRED of a connected
+ * datagram socket names no one (pid 0, uid -1), and a sibling sandbox
+ * has the supervisor's uid and, across the PID namespace, its pid 0. */
+static bool is_launchers(const char *path)
+{
+	struct stat st;
+
+	if (!shim.extra.log_ino)
+		return true;
+	return syscall(SYS_newfstatat, AT_FDCWD, path, &st,
+		       AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISSOCK(st.st_mode) && st.st_ino == shim.extra.log_ino &&
+	       st.st_dev == shim.extra.log_dev;
+}
+
 static void send_unix(const char *path, const char *rec, size_t len)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -97,7 +118,9 @@ static void send_unix(const char *path, const char *rec, size_t len)
 	 * process's own, not the broker's on its behalf (a sendto with an
 	 * address is brokered), so the kernel names this process as the
 	 * sender to the launcher (a session's call, by SO_PASSCRED) */
-	if (syscall(SYS_connect, fd, &sa, sizeof(sa)) == 0)
+	if (is_launchers(path) &&
+	    syscall(SYS_connect, fd, &sa, sizeof(sa)) == 0 &&
+	    is_launchers(path))
 		while (syscall(SYS_sendto, fd, rec, len, 0, NULL, 0) < 0 &&
 		       errno == EINTR)
 			;

@@ -7,6 +7,7 @@
  * caller's store, every count is checked against its cap.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
@@ -86,6 +87,12 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 	if (x && x->log) {
 		sb_puts(&o, "|log=");
 		put_escaped(&o, x->log);
+		if (x->log_ino) {
+			sb_puts(&o, "|ldev=");
+			sb_uint(&o, x->log_dev);
+			sb_puts(&o, "|lino=");
+			sb_uint(&o, x->log_ino);
+		}
 	}
 	for (size_t i = 0; i < p->nroots; i++)
 		put_root(&o, &p->roots[i]);
@@ -337,6 +344,13 @@ int snapshot_decode(const char *value, struct policy *p,
 		ret = take_string(&in, &x->log);
 		if (ret)
 			return ret;
+		if (*in.s == '|' && in.s[1] == 'l' &&
+		    (take_number(&in, "|ldev=", ULONG_MAX / 10 - 1,
+				 &x->log_dev) ||
+		     take_number(&in, "|lino=", ULONG_MAX / 10 - 1,
+				 &x->log_ino) ||
+		     !x->log_ino))
+			return -EINVAL;
 	}
 	while (key(&in, "|root=")) {
 		ret = take_root(&in, p);

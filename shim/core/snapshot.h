@@ -34,7 +34,10 @@
 
 /* What travels with the policy but is not part of the decision. */
 struct snapshot_extra {
-	char *log;	 /* where audit records go (a socket or a file) */
+	char *log; /* where audit records go (a socket or a file) */
+	/* the report socket's file, as the launcher bound it: the shim
+	 * sends to no other (0, 0: unchecked, the shim used alone) */
+	unsigned long log_dev, log_ino;
 	bool standalone; /* from CORDON_* variables: hints name them */
 	bool learn;	 /* cordon learn: record what would be refused,
 			  * refuse nothing */

@@ -1,12 +1,58 @@
 #!/usr/bin/env python3
 # A client of the session protocol (README, "The session protocol"):
 # runs one command in a session without spawning cordon, and leaves
-# with its status.  Usage: session_client.py SOCKET CWD COMMAND [ARGS...]
-import json, os, signal, socket, sys
+# with its status.
+#   session_client.py [--record PATH] SOCKET CWD COMMAND [ARGS...]
+# Before it sends anything it checks, as cordon's own client does, that
+# the socket's listener is the session's supervisor: the record the
+# supervisor wrote at its start (PATH; by default
+# ${XDG_STATE_HOME:-~/.local/state}/cordon/sessions/ID.peer: "PID
+# STARTTIME UID DEV INO") against the kernel's word on the listener
+# (SO_PEERCRED), the pid's start time and the socket file; else 125.
+import json, os, signal, socket, struct, sys
 
-def run(sock_path, argv, cwd, env=None):
+def record_path(sock_path):
+    state = os.environ.get("XDG_STATE_HOME") or ""
+    if not state.startswith("/"):
+        state = os.path.join(os.path.expanduser("~"), ".local", "state")
+    sid = os.path.basename(sock_path)[:-len(".sock")]
+    return os.path.join(state, "cordon", "sessions", sid + ".peer")
+
+def start_time(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        return int(f.read().rsplit(")", 1)[1].split()[19])
+
+def check(s, sock_path, record):
+    """Why the listener is not the supervisor recorded, or None."""
+    try:
+        fd = os.open(record, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd) as f:
+            pid, start, uid, dev, ino = (int(w) for w in f.read().split())
+    except (OSError, ValueError) as e:
+        return "no record of its supervisor (%s)" % e
+    cpid, cuid, _ = struct.unpack("3i", s.getsockopt(
+        socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")))
+    if (cpid, cuid) != (pid, uid):
+        return "its listener is pid %d uid %d, not %d %d" % (cpid, cuid,
+                                                            pid, uid)
+    try:
+        if start_time(cpid) != start:
+            return "pid %d is another process now" % cpid
+        st = os.stat(sock_path, follow_symlinks=False)
+    except OSError as e:
+        return str(e)
+    if (st.st_dev, st.st_ino) != (dev, ino):
+        return "the socket file is not the one it bound"
+    return None
+
+def run(sock_path, argv, cwd, env=None, record=None):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(sock_path)
+    why = check(s, sock_path, record or record_path(sock_path))
+    if why:
+        print("session_client: the socket is not the session's "
+              "supervisor's: %s; nothing was sent" % why, file=sys.stderr)
+        return 125
     req = {"op": "run", "argv": argv, "cwd": cwd, "env": env or {}}
     # one line of JSON; our stdin, stdout and stderr go with it
     try:
@@ -36,4 +82,7 @@ def run(sock_path, argv, cwd, env=None):
                 return msg["exit"]
 
 if __name__ == "__main__":
-    sys.exit(run(sys.argv[1], sys.argv[3:], sys.argv[2]))
+    args, record = sys.argv[1:], None
+    if args[:1] == ["--record"]:
+        record, args = args[1], args[2:]
+    sys.exit(run(args[0], args[2:], args[1], record=record))

@@ -88,6 +88,7 @@ os.write(fd, b'data')" 2>&-
 # lose the command's status; no report socket is left behind.
 test_robust_stderr_a_closed_pipe_keeps_the_status() {
 	# a runtime directory of this test's own: the report socket's
+	# (in its cordon/)
 	local dir=$T/run
 	mkdir -m 700 "$dir"
 	echo s3cr3t > "$T/out/secret"
@@ -97,7 +98,8 @@ test_robust_stderr_a_closed_pipe_keeps_the_status() {
 	# twin
 	sh -c 'sleep 0.2; exit 7' 2>&1 | true
 	[ "${PIPESTATUS[0]}" -eq 7 ] || fail "twin status"
-	! ls "$dir"/cordon-*.sock 2> /dev/null | grep -q . ||
+	[ -d "$dir/cordon" ] || fail "the runtime directory was not used"
+	! ls "$dir"/cordon/cordon-*.sock 2> /dev/null | grep -q . ||
 		{ ls -l "$dir"; fail "a report socket was left behind"; }
 }
 
@@ -110,10 +112,10 @@ test_robust_a_killed_run_leaves_nothing_for_long() {
 	"$CORDON" -- sleep 30 > /dev/null 2>&1 &
 	local pid=$! i
 	for i in $(seq 100); do
-		[ -S "$dir/cordon-$pid.sock" ] && break
+		[ -S "$dir/cordon/cordon-$pid.sock" ] && break
 		sleep 0.05
 	done
-	[ -S "$dir/cordon-$pid.sock" ] || fail "no socket to leave behind"
+	[ -S "$dir/cordon/cordon-$pid.sock" ] || fail "no socket to leave behind"
 	kill -9 "$pid"
 	wait "$pid" 2> /dev/null
 	for i in $(seq 100); do
@@ -121,10 +123,10 @@ test_robust_a_killed_run_leaves_nothing_for_long() {
 		sleep 0.05
 	done
 	! pgrep -f "^sleep 30$" -u "$(id -u)" > /dev/null || fail "the command outlived cordon"
-	[ -S "$dir/cordon-$pid.sock" ] || fail "the twin: the socket should be left by SIGKILL"
+	[ -S "$dir/cordon/cordon-$pid.sock" ] || fail "the twin: the socket should be left by SIGKILL"
 	cordon -- true
 	assert_status 0
-	[ ! -e "$dir/cordon-$pid.sock" ] || fail "the stale socket is still there"
+	[ ! -e "$dir/cordon/cordon-$pid.sock" ] || fail "the stale socket is still there"
 }
 
 # Killed at its very start, over and over: pid 1 learns that the
@@ -141,7 +143,7 @@ test_robust_a_run_killed_at_its_start_leaves_no_command() {
 		"$CORDON" -- sleep 31 > /dev/null 2>&1 &
 		pid=$!
 		for j in $(seq 200); do
-			[ -S "$dir/cordon-$pid.sock" ] && break
+			[ -S "$dir/cordon/cordon-$pid.sock" ] && break
 			sleep 0.01
 		done
 		kill -9 "$pid"

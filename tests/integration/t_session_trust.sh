@@ -30,17 +30,17 @@ print("connected")' "$sock"
 
 test_session_socket_never_granted() {
 	mkdir -m 700 "$T/run"
-	XDG_RUNTIME_DIR="$T/run" "$CORDON" session start -w "$T/run" \
+	mkdir -p -m 700 "$T/run/cordon"
+	XDG_RUNTIME_DIR="$T/run" "$CORDON" session start -w "$T/run/cordon" \
 		> "$T/stdout" 2> "$T/stderr"
 	status=$?
 	assert_status 125
 	assert_stderr_has "never granted"
-	mkdir -p -m 700 "$T/run/cordon"
 	XDG_RUNTIME_DIR="$T/run" "$CORDON" session start \
 		--connect-unix "$T/run/cordon" > "$T/stdout" 2> "$T/stderr"
 	status=$?
 	assert_status 125
-	assert_stderr_has "the session's own socket"
+	assert_stderr_has "socket directory '$T/run/cordon' is never granted"
 	[ -z "$(ls "$T/run/cordon")" ] || fail "a socket was left"
 	# the twin: without the grant it starts, its socket there (stopped
 	# with the same directory)
@@ -70,7 +70,9 @@ test_session_other_uid_refused() {
 	local osid osock
 	osid=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$T/other.json")
 	osock=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["socket"])' "$T/other.json")
-	python3 "$HELPERS/session_client.py" "$osock" "$d" touch "$d/ran" \
+	python3 "$HELPERS/session_client.py" --record \
+		"/home/cordon-test/.local/state/cordon/sessions/$osid.peer" \
+		"$osock" "$d" touch "$d/ran" \
 		> "$T/stdout" 2> "$T/stderr"
 	status=$?
 	(cd "$d" && "$runuser" -u cordon-test -- env -i HOME=/home/cordon-test \

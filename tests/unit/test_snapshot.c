@@ -4,6 +4,8 @@
  * paths hold; a value the encoder would not write is refused, with the
  * errors snapshot.h lists, and nothing is written past a buffer.
  */
+#include <limits.h>
+
 #include "snapshot_fixture.h"
 
 static void name(const char *s)
@@ -61,6 +63,8 @@ static void same_extra(void)
 		cr_assert_null(xgot.log);
 	cr_assert_eq(xgot.standalone, xin.standalone);
 	cr_assert_eq(xgot.learn, xin.learn);
+	cr_assert_eq(xgot.log_dev, xin.log_dev);
+	cr_assert_eq(xgot.log_ino, xin.log_ino);
 }
 
 /* ---- round trips ---------------------------------------------------- */
@@ -212,4 +216,23 @@ Test(snapshot, the_encoder_needs_room_for_the_value_and_its_nul)
 			     -ENAMETOOLONG, "len %zu", len);
 		cr_assert_eq(small[len], '#', "written past %zu bytes", len);
 	}
+}
+
+/* The report socket's identity (the shim sends to no other) comes back
+ * with it, the largest numbers the decoder takes included. */
+Test(snapshot, the_report_sockets_identity_comes_back)
+{
+	xin.log = "unix:/run/cordon/x.sock";
+	xin.log_dev = 65024;
+	xin.log_ino = 11101269;
+	round_trip();
+	same_extra();
+	xin.log_dev = 0;
+	xin.log_ino = ULONG_MAX / 10 - 1;
+	round_trip();
+	same_extra();
+	/* none: the shim used alone, unchecked */
+	xin.log_ino = 0;
+	round_trip();
+	same_extra();
 }

@@ -386,3 +386,17 @@ Test(snapshot, decoding_leaves_errno_alone)
 	cr_assert_neq(decode(EMPTY "|root=rx,d,d,/usr%"), 0);
 	cr_assert_eq(errno, EXDEV);
 }
+
+/* The report socket's identity: both numbers or none, after the log. */
+Test(snapshot, a_report_socket_identity_out_of_form_is_refused)
+{
+	cr_assert_eq(decode(EMPTY "|log=unix:/s|ldev=1|lino=2"), 0);
+	cr_assert_eq(xgot.log_dev, 1);
+	cr_assert_eq(xgot.log_ino, 2);
+	refused(EMPTY "|log=unix:/s|ldev=1", -EINVAL);
+	refused(EMPTY "|log=unix:/s|lino=2", -EINVAL);
+	refused(EMPTY "|log=unix:/s|ldev=1|lino=0", -EINVAL);
+	refused(EMPTY "|log=unix:/s|ldev=01|lino=2", -EINVAL);
+	refused(EMPTY "|ldev=1|lino=2", -EINVAL);
+	refused(EMPTY "|log=unix:/s|ldev=1|lino=99999999999999999999", -EINVAL);
+}
