@@ -39,10 +39,10 @@ enum supervise_sigsys {
 	"cannot be told apart"
 
 struct supervisor {
-	int sock;	     /* datagrams from the shims */
-	struct auditlog log; /* the audit log, append-only */
-	char sockpath[108];  /* sun_path */
-	int sockdir;		  /* its directory (rundir.h), held */
+	int sock;			  /* datagrams from the shims */
+	struct auditlog log;		  /* the audit log, append-only */
+	char sockpath[108];		  /* sun_path */
+	int sockdir;			  /* its directory (rundir.h), held */
 	unsigned long sock_dev, sock_ino; /* its file, as bound */
 	char logpath[PATH_BUF];
 	struct budget budget;	  /* what each source may write (budget.h) */
