@@ -63,7 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		json_decref(rec);
 	}
 	if (inputs % 64 == 0) {
-		text = summary_of_call(&sup, &tally, 0, "0123456789abcdef", 1);
+		text = summary_of_call(&sup, &tally, 0, "0123456789abcdef", 1,
+				       NULL);
 		free(text);
 		tally_free(&tally);
 		memset(&tally, 0, sizeof(tally));
