@@ -120,7 +120,7 @@ LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
 	shim/lookup_linux.c \
 	enforce/sysfilter.c enforce/filters.c enforce/ns.c enforce/broker.c \
 	enforce/broker_call.c enforce/broker_msg.c enforce/broker_own.c \
-	enforce/broker_setup.c \
+	enforce/broker_setup.c enforce/broker_deputy.c \
 	enforce/sockgate.c enforce/unixdiag.c \
 	enforce/mounts.c enforce/covers.c enforce/devices.c enforce/pid1.c \
 	enforce/caps.c enforce/probe.c enforce/probe_checks.c enforce/probe_unix.c \

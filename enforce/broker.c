@@ -129,6 +129,7 @@
 #include <unistd.h>
 
 #include "enforce/broker_call.h"
+#include "enforce/broker_deputy.h"
 #include "enforce/broker_own.h"
 #include "enforce/record.h"
 #include "enforce/unixdiag.h"
@@ -143,7 +144,8 @@ struct broker {
 	int listener;
 	int stopfd; /* an eventfd: wakes the leader */
 	const struct policy *p;
-	struct broker_own *own; /* the sockets the command bound */
+	struct broker_own *own;	   /* the sockets the command bound */
+	struct broker_deputy *dep; /* UNIX connect, listen (broker_deputy.c) */
 	void (*record)(void *arg, json_t *rec);
 	void *arg;
 	pthread_mutex_t mu;
@@ -188,6 +190,11 @@ static int whose(const struct broker *b, int fd)
 struct broker_own *broker_own_of(struct broker *b)
 {
 	return b->own;
+}
+
+struct broker_deputy *broker_deputy_of(struct broker *b)
+{
+	return b->dep;
 }
 
 int broker_may_unix(struct broker *b, const char *path, int fd)
@@ -236,6 +243,7 @@ static void unref_unlock(struct broker *b)
 	if (b->stopfd >= 0)
 		close(b->stopfd);
 	broker_own_free(b->own);
+	broker_deputy_stop(b->dep);
 	pthread_cond_destroy(&b->cv);
 	pthread_cond_destroy(&b->watch_cv);
 	pthread_mutex_destroy(&b->mu);
@@ -509,6 +517,7 @@ static void *worker(void *arg)
 	b->threads--;
 	unref_unlock(b);
 	broker_forget_targets();
+	broker_deputy_forget();
 	return NULL;
 }
 
@@ -526,6 +535,16 @@ int broker_start(struct broker **bp, int listener, const struct policy *p,
 	b->listener = listener;
 	b->p = p;
 	b->own = broker_own_new();
+	/* before the command runs: forked while nothing of its is held */
+	b->dep = broker_deputy_start();
+	if (!b->dep) {
+		int err = errno;
+
+		broker_own_free(b->own);
+		close(listener);
+		free(b);
+		return -err;
+	}
 	b->record = record;
 	b->arg = arg;
 	b->refs = 1;
