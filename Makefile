@@ -214,7 +214,7 @@ $(B)/helpers/escape: LIBS += -luring
 # static (no libc wrapper a shim could see), so never sanitized: a
 # sanitizer's runtime cannot be linked statically (make check)
 STATIC_HELPERS = $(B)/helpers/unixpeer $(B)/helpers/inetpeer \
-	$(B)/helpers/tcplisten $(B)/helpers/credpeer
+	$(B)/helpers/tcplisten $(B)/helpers/credpeer $(B)/helpers/peercap
 $(STATIC_HELPERS): CFLAGS := $(filter-out $(SAN),$(CFLAGS))
 $(STATIC_HELPERS): LDFLAGS := $(filter-out $(SAN),$(LDFLAGS)) -static
 $(STATIC_HELPERS): LIBS =
