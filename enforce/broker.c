@@ -75,10 +75,11 @@
  * send the broker already made (a handler without SA_RESTART sees no
  * EINTR from a connect the broker performs).
  *
- * What a peer sees: the connection comes from the supervisor's
- * process, so SO_PEERCRED names the supervisor's pid (same user), as do
- * the credentials the kernel attaches to a send under a user's
- * supervisor; a root one attaches the caller's own; SCM_CREDENTIALS the
+ * What a peer sees: a UNIX connect or listen is made by the deputy
+ * (broker_deputy.c), so SO_PEERCRED names its pid (same user, no
+ * capability); the credentials the kernel attaches to a send name the
+ * supervisor's under a user's supervisor, the caller's own under a root
+ * one; SCM_CREDENTIALS the
  * command writes are its own or refused (broker_cmsg.c; broker.h has
  * the review of what the supervisor's identity could lend).  O_NONBLOCK,
  * timeouts and the send flags act as they would: the open file
