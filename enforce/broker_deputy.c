@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <linux/capability.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -61,6 +62,7 @@ struct req {
 	int op;
 	int backlog;
 	int by_fd; /* the address names the second descriptor */
+	int cpu;   /* the worker's, when it sent */
 	socklen_t len;
 	struct sockaddr_storage ss;
 };
@@ -162,10 +164,25 @@ static int perform(struct req *r, const int *fds, int n)
 	return connect(fds[0], (struct sockaddr *)&r->ss, r->len) ? -errno : 0;
 }
 
+/* In the deputy: run where the worker runs.  Its call blocks waiting
+ * for the answer, so that CPU is free; woken on another, idle one, each
+ * wake-up costs ~20 us on a VM (the bench: a brokered connect ~30 us,
+ * ~75 us through a deputy left to float, ~35 us with this). */
+static void follow(int cpu, int *on)
+{
+	cpu_set_t set;
+
+	if (cpu < 0 || cpu == *on || cpu >= CPU_SETSIZE)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	*on = sched_setaffinity(0, sizeof(set), &set) ? -1 : cpu;
+}
+
 /* In the deputy: a thread serving one worker's channel. */
 static void *serve(void *arg)
 {
-	int fd = (int)(long)arg;
+	int fd = (int)(long)arg, on = -1;
 
 	for (;;) {
 		struct req r;
@@ -174,6 +191,8 @@ static void *serve(void *arg)
 
 		if (got <= 0)
 			break;
+		if (got == (ssize_t)sizeof(r))
+			follow(r.cpu, &on);
 		ret = got == (ssize_t)sizeof(r) ? perform(&r, fds, n) : -EINVAL;
 		for (int i = 0; i < n; i++)
 			close(fds[i]);
@@ -326,7 +345,7 @@ long broker_deputy_connect(struct broker_deputy *d, int sock,
 			   const struct sockaddr_storage *ss, socklen_t len,
 			   int pathfd)
 {
-	struct req r = { .op = OP_CONNECT, .len = len };
+	struct req r = { .op = OP_CONNECT, .len = len, .cpu = sched_getcpu() };
 	int fds[2] = { sock, pathfd };
 
 	if (len > sizeof(r.ss))
@@ -338,7 +357,9 @@ long broker_deputy_connect(struct broker_deputy *d, int sock,
 
 long broker_deputy_listen(struct broker_deputy *d, int sock, int backlog)
 {
-	struct req r = { .op = OP_LISTEN, .backlog = backlog };
+	struct req r = { .op = OP_LISTEN,
+			 .backlog = backlog,
+			 .cpu = sched_getcpu() };
 
 	return call(d, &r, &sock, 1);
 }
