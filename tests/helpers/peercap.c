@@ -12,6 +12,9 @@
  *                                    listener to close (so the pid it
  *                                    reads is alive); print "ok" or
  *                                    "fail ENAME"
+ *   peercap ask PATH OUT             connect to PATH and write what
+ *                                    SO_PEERCRED names (the task that
+ *                                    called listen()) to OUT, as above
  *
  * Exit 0 on success, 1 on a failure, 2 on usage.
  */
@@ -56,14 +59,34 @@ static void capeff(pid_t pid, char *out, size_t n)
 	fclose(f);
 }
 
+/* "pid=P uid=U capeff=HEX" of @fd's peer, to @outpath. */
+static int record(int fd, const char *outpath)
+{
+	struct ucred uc;
+	socklen_t len = sizeof(uc);
+	char cap[64];
+	FILE *out;
+
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &uc, &len)) {
+		perror("peercap SO_PEERCRED");
+		return 1;
+	}
+	capeff(uc.pid, cap, sizeof(cap));
+	out = fopen(outpath, "w");
+	if (!out) {
+		perror(outpath);
+		return 1;
+	}
+	fprintf(out, "pid=%d uid=%u capeff=%s\n", (int)uc.pid,
+		(unsigned int)uc.uid, cap);
+	fclose(out);
+	return 0;
+}
+
 static int do_listen(const char *path, const char *outpath, int secs)
 {
 	struct sockaddr_un sun;
-	struct ucred uc;
-	socklen_t len = sizeof(uc);
 	struct pollfd p;
-	char cap[64];
-	FILE *out;
 	int s, c;
 
 	s = socket(AF_UNIX, SOCK_STREAM, 0);
@@ -80,22 +103,24 @@ static int do_listen(const char *path, const char *outpath, int secs)
 		return 1;
 	}
 	c = accept(s, NULL, NULL);
-	if (c < 0 || getsockopt(c, SOL_SOCKET, SO_PEERCRED, &uc, &len)) {
-		perror("peercap accept");
+	if (c < 0 || record(c, outpath))
 		return 1;
-	}
-	capeff(uc.pid, cap, sizeof(cap));
-	out = fopen(outpath, "w");
-	if (!out) {
-		perror(outpath);
-		return 1;
-	}
-	fprintf(out, "pid=%d uid=%u capeff=%s\n", (int)uc.pid,
-		(unsigned int)uc.uid, cap);
-	fclose(out);
 	close(c);
 	close(s);
 	return 0;
+}
+
+static int do_ask(const char *path, const char *outpath)
+{
+	struct sockaddr_un sun;
+	int s = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	if (s < 0 || addr(path, &sun) ||
+	    connect(s, (struct sockaddr *)&sun, sizeof(sun))) {
+		printf("fail %s\n", strerrorname_np(errno));
+		return 1;
+	}
+	return record(s, outpath);
 }
 
 static int do_connect(const char *path)
@@ -122,9 +147,11 @@ int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "listen"))
 		return do_listen(argv[2], argv[3], atoi(argv[4]));
+	if (argc == 4 && !strcmp(argv[1], "ask"))
+		return do_ask(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "connect"))
 		return do_connect(argv[2]);
 	fprintf(stderr, "usage: peercap listen PATH OUT SECONDS | "
-			"peercap connect PATH\n");
+			"peercap connect PATH | peercap ask PATH OUT\n");
 	return 2;
 }

@@ -215,3 +215,46 @@ test_deputy_broker_unix_peer_has_no_capability() {
 	fi
 	return 0
 }
+
+# With TCP ports allowed (--bind 0) the broker performs every listen();
+# a UNIX listener's clients see the credentials of the task that called
+# it.  A client outside that reads them (SO_PEERCRED, /proc/PID/status)
+# finds no capability and not the supervisor.
+test_deputy_broker_unix_listener_has_no_capability() {
+	local uid i
+	uid=$(id -u)
+	rm -f "$T/out/l.sock" "$T/peer"
+	"$CORDON" -w "$T/out" --bind 0 -- \
+		"$HELPERS/peercap" listen "$T/out/l.sock" /dev/null 30 \
+		> "$T/stdout" 2> "$T/stderr" &
+	sup_pid=$!
+	for i in $(seq 100); do
+		[ -S "$T/out/l.sock" ] && break
+		sleep 0.05
+	done
+	"$HELPERS/peercap" ask "$T/out/l.sock" "$T/peer" ||
+		fail "no connection to the listener inside"
+	wait "$sup_pid" || fail "the listener inside failed"
+	cat "$T/peer"
+	grep -qE "^pid=[0-9]+ uid=$uid capeff=0+\$" "$T/peer" ||
+		fail "the listener's pid holds capabilities, or another uid"
+	grep -E "^pid=$sup_pid " "$T/peer" && fail "the supervisor's pid"
+	# the twin: a listener without cordon names its own task
+	rm -f "$T/out/l.sock"
+	"$HELPERS/peercap" listen "$T/out/l.sock" /dev/null 30 &
+	local plain_pid=$!
+	for i in $(seq 100); do
+		[ -S "$T/out/l.sock" ] && break
+		sleep 0.05
+	done
+	"$HELPERS/peercap" ask "$T/out/l.sock" "$T/peer"
+	wait "$plain_pid"
+	cat "$T/peer"
+	grep -qE "^pid=$plain_pid uid=$uid " "$T/peer" ||
+		fail "the twin's own pid did not arrive"
+	if [ "$uid" -eq 0 ]; then
+		grep -qE ' capeff=0+$' "$T/peer" &&
+			fail "root's twin shows no capability: the test sees nothing"
+	fi
+	return 0
+}
