@@ -232,8 +232,10 @@ test_deputy_broker_unix_listener_has_no_capability() {
 		[ -S "$T/out/l.sock" ] && break
 		sleep 0.05
 	done
-	"$HELPERS/peercap" ask "$T/out/l.sock" "$T/peer" ||
+	"$HELPERS/peercap" ask "$T/out/l.sock" "$T/peer" || {
+		cat "$T/stderr"
 		fail "no connection to the listener inside"
+	}
 	wait "$sup_pid" || fail "the listener inside failed"
 	cat "$T/peer"
 	grep -qE "^pid=[0-9]+ uid=$uid capeff=0+\$" "$T/peer" ||
