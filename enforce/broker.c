@@ -19,7 +19,8 @@
  * Cost (scripts/bench/unixconnect.c, 2 vCPU VM, Linux 6.18, machine
  * shared, so +-20%), per call to an allowed UNIX socket, seccomp alone
  * -> brokered: connect+close ~11 -> ~31-37 us (was ~68-77 before this
- * rework); sendmsg of 64 bytes with an address ~9 -> ~35-40 us (was
+ * rework; ~45-55 us since a UNIX one goes through the deputy, broker_
+ * deputy.c); sendmsg of 64 bytes with an address ~9 -> ~35-40 us (was
  * ~60-74); sendto with an address (each shim record) ~8 -> ~32-35 us
  * (was ~56-71); write, not handed over, unchanged.  Where it went:
  *  - without SYNC_WAKE_UP each wake-up crossed CPUs: ~50 us a round
