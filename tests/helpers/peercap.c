@@ -146,7 +146,8 @@ static int do_connect(const char *path)
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "listen"))
-		return do_listen(argv[2], argv[3], atoi(argv[4]));
+		return do_listen(argv[2], argv[3],
+				 (int)strtol(argv[4], NULL, 10));
 	if (argc == 4 && !strcmp(argv[1], "ask"))
 		return do_ask(argv[2], argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "connect"))

@@ -41,7 +41,7 @@ static pid_t deputy_pid(void)
 	f = fopen(path, "r");
 	cr_assert(f);
 	if (fgets(buf, sizeof(buf), f))
-		pid = atoi(buf);
+		pid = (int)strtol(buf, NULL, 10);
 	fclose(f);
 	return pid;
 }
