@@ -69,8 +69,9 @@
  * also decide cgroup BPF and LSM checks of the call).  Still made by the
  * broker itself: a connect to an abstract name of the host's network
  * namespace that the broker holds while it waits (broker_own.c: the
- * hold's timer interrupts the broker's own thread), whose peer sees the
- * supervisor; and, under a user's supervisor (which may not name another
+ * hold's timer interrupts the broker's own thread): only a socket the
+ * command bound is reached so, and that peer, the command's own, sees
+ * the supervisor; and, under a user's supervisor (which may not name another
  * pid), the credentials the kernel attaches to a send (receiver with
  * SO_PASSCRED) name the supervisor's pid.
  */
