@@ -120,7 +120,7 @@ LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
 	shim/lookup_linux.c \
 	enforce/sysfilter.c enforce/filters.c enforce/ns.c enforce/broker.c \
 	enforce/broker_call.c enforce/broker_msg.c enforce/broker_own.c \
-	enforce/broker_setup.c \
+	enforce/broker_setup.c enforce/broker_deputy.c \
 	enforce/sockgate.c enforce/unixdiag.c \
 	enforce/mounts.c enforce/covers.c enforce/devices.c enforce/pid1.c \
 	enforce/caps.c enforce/probe.c enforce/probe_checks.c enforce/probe_unix.c \
@@ -215,7 +215,8 @@ $(B)/helpers/escape: LIBS += -luring
 # sanitizer's runtime cannot be linked statically (make check)
 STATIC_HELPERS = $(B)/helpers/unixpeer $(B)/helpers/inetpeer \
 	$(B)/helpers/refuseloop $(B)/helpers/ttygrab $(B)/helpers/credpeer \
-	$(B)/helpers/tcplisten $(B)/helpers/tmprace $(B)/helpers/sockswap
+	$(B)/helpers/peercap $(B)/helpers/tcplisten $(B)/helpers/tmprace \
+	$(B)/helpers/sockswap
 $(STATIC_HELPERS): CFLAGS := $(filter-out $(SAN),$(CFLAGS))
 $(STATIC_HELPERS): LDFLAGS := $(filter-out $(SAN),$(LDFLAGS)) -static
 $(STATIC_HELPERS): LIBS =

@@ -19,7 +19,8 @@
  * Cost (scripts/bench/unixconnect.c, 2 vCPU VM, Linux 6.18, machine
  * shared, so +-20%), per call to an allowed UNIX socket, seccomp alone
  * -> brokered: connect+close ~11 -> ~31-37 us (was ~68-77 before this
- * rework); sendmsg of 64 bytes with an address ~9 -> ~35-40 us (was
+ * rework; ~45-55 us since a UNIX one goes through the deputy, broker_
+ * deputy.c); sendmsg of 64 bytes with an address ~9 -> ~35-40 us (was
  * ~60-74); sendto with an address (each shim record) ~8 -> ~32-35 us
  * (was ~56-71); write, not handed over, unchanged.  Where it went:
  *  - without SYNC_WAKE_UP each wake-up crossed CPUs: ~50 us a round
@@ -75,10 +76,11 @@
  * send the broker already made (a handler without SA_RESTART sees no
  * EINTR from a connect the broker performs).
  *
- * What a peer sees: the connection comes from the supervisor's
- * process, so SO_PEERCRED names the supervisor's pid (same user), as do
- * the credentials the kernel attaches to a send under a user's
- * supervisor; a root one attaches the caller's own; SCM_CREDENTIALS the
+ * What a peer sees: a UNIX connect or listen is made by the deputy
+ * (broker_deputy.c), so SO_PEERCRED names its pid (same user, no
+ * capability); the credentials the kernel attaches to a send name the
+ * supervisor's under a user's supervisor, the caller's own under a root
+ * one; SCM_CREDENTIALS the
  * command writes are its own or refused (broker_cmsg.c; broker.h has
  * the review of what the supervisor's identity could lend).  O_NONBLOCK,
  * timeouts and the send flags act as they would: the open file
@@ -129,6 +131,7 @@
 #include <unistd.h>
 
 #include "enforce/broker_call.h"
+#include "enforce/broker_deputy.h"
 #include "enforce/broker_own.h"
 #include "enforce/record.h"
 #include "enforce/unixdiag.h"
@@ -143,7 +146,8 @@ struct broker {
 	int listener;
 	int stopfd; /* an eventfd: wakes the leader */
 	const struct policy *p;
-	struct broker_own *own; /* the sockets the command bound */
+	struct broker_own *own;	   /* the sockets the command bound */
+	struct broker_deputy *dep; /* UNIX connect, listen (broker_deputy.c) */
 	void (*record)(void *arg, json_t *rec);
 	void *arg;
 	pthread_mutex_t mu;
@@ -188,6 +192,11 @@ static int whose(const struct broker *b, int fd)
 struct broker_own *broker_own_of(struct broker *b)
 {
 	return b->own;
+}
+
+struct broker_deputy *broker_deputy_of(struct broker *b)
+{
+	return b->dep;
 }
 
 int broker_may_unix(struct broker *b, const char *path, int fd)
@@ -236,6 +245,7 @@ static void unref_unlock(struct broker *b)
 	if (b->stopfd >= 0)
 		close(b->stopfd);
 	broker_own_free(b->own);
+	broker_deputy_stop(b->dep);
 	pthread_cond_destroy(&b->cv);
 	pthread_cond_destroy(&b->watch_cv);
 	pthread_mutex_destroy(&b->mu);
@@ -509,6 +519,7 @@ static void *worker(void *arg)
 	b->threads--;
 	unref_unlock(b);
 	broker_forget_targets();
+	broker_deputy_forget();
 	return NULL;
 }
 
@@ -526,6 +537,16 @@ int broker_start(struct broker **bp, int listener, const struct policy *p,
 	b->listener = listener;
 	b->p = p;
 	b->own = broker_own_new();
+	/* before the command runs: forked while nothing of its is held */
+	b->dep = broker_deputy_start();
+	if (!b->dep) {
+		int err = errno;
+
+		broker_own_free(b->own);
+		close(listener);
+		free(b);
+		return -err;
+	}
 	b->record = record;
 	b->arg = arg;
 	b->refs = 1;

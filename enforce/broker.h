@@ -48,20 +48,32 @@
  *                                                  own context
  * listen (TCP ports)    an ephemeral port          refused unless a
  *                                                  --bind port
+ * UNIX connect, UNIX     the supervisor's pid in    connect/listen
+ * listen (the peer's     SO_PEERCRED/SO_PEERPIDFD:  performed by a
+ * credentials, taken     a peer reading /proc/PID/  capability-less
+ * from the task that     status (sd_bus, polkit)    deputy (broker_
+ * calls)                 found root's capabilities  deputy.c); the peer
+ *                                                  sees the deputy's
+ *                                                  pid, no capability;
+ *                                                  the pid is not the
+ *                                                  caller's
  *
  * Not made equal (README, "The UNIX-socket broker"): the kernel takes a
  * peer's identity from the task that calls, and seccomp user
  * notification cannot make a call in the caller's task (CONTINUE
  * re-reads the address from its memory: the races above).  So a
- * brokered connect's SO_PEERCRED and SO_PEERPIDFD, a brokered UNIX
- * listen()'s (its clients'), and, under a user's supervisor (which may
- * not name another pid), the credentials the kernel attaches to a send
- * (receiver with SO_PASSCRED) name the supervisor's pid, with the uid,
- * gid and groups the command has; a peer that looks that pid up sees
- * the supervisor (a root one's
- * capabilities, its cgroup and LSM label, which also decide cgroup BPF
- * and LSM checks of the call).  A cap-less helper process outside with
- * the command's ids would at least carry no capability; not built.
+ * brokered UNIX connect's SO_PEERCRED and SO_PEERPIDFD, and a brokered
+ * UNIX listen()'s (its clients'), name the deputy: the supervisor's uid,
+ * gid and groups (the command's), no capability, but not the caller's
+ * pid, and its cgroup and LSM label are the supervisor's side (which
+ * also decide cgroup BPF and LSM checks of the call).  Still made by the
+ * broker itself: a connect to an abstract name of the host's network
+ * namespace that the broker holds while it waits (broker_own.c: the
+ * hold's timer interrupts the broker's own thread): only a socket the
+ * command bound is reached so, and that peer, the command's own, sees
+ * the supervisor; and, under a user's supervisor (which may not name another
+ * pid), the credentials the kernel attaches to a send (receiver with
+ * SO_PASSCRED) name the supervisor's pid.
  */
 #ifndef CORDON_BROKER_H
 #define CORDON_BROKER_H

@@ -90,6 +90,8 @@ bool broker_may_listen(struct broker *b, unsigned int port, bool listening);
 
 /* The sockets the command bound (broker_own.h), or NULL. */
 struct broker_own *broker_own_of(struct broker *b);
+/* The process that makes the UNIX connects and listens (broker_deputy.c). */
+struct broker_deputy *broker_deputy_of(struct broker *b);
 
 /* Before a step that may block (a blocking connect, a send that would
  * wait): the calling thread passes the lead to another, which waits for

@@ -88,6 +88,7 @@
 #include <arpa/inet.h>
 
 #include "enforce/broker_own.h"
+#include "enforce/broker_deputy.h"
 #include "enforce/unixdiag.h"
 
 #ifndef PIDFD_THREAD
@@ -382,6 +383,11 @@ long broker_listen(const struct broker_call *c)
 	put_dest(&ss, port, c->denial->dest, sizeof(c->denial->dest));
 	return -EACCES;
 listen:
+	/* A UNIX listener's clients see the credentials of the task that
+	 * called listen(): the deputy's, not the supervisor's. */
+	if (ss.ss_family == AF_UNIX)
+		return broker_deputy_listen(broker_deputy_of(c->b), c->sock,
+					    (int)c->n->data.args[1]);
 	return listen(c->sock, (int)c->n->data.args[1]) ? -errno : 0;
 }
 
@@ -495,6 +501,16 @@ long broker_connect_held(const struct broker_call *c,
 {
 	struct connect_arg a = { ss, len };
 
+	/* A UNIX peer reads the connecting task's credentials: the deputy
+	 * connects (a pathname through the socket file's descriptor, *@pin).
+	 * An abstract name held (the network shared) is connected here: the
+	 * hold's timer interrupts this thread's call (broker.h). */
+	if (ss->ss_family == AF_UNIX && !is_abstract(ss, len))
+		return broker_deputy_connect(broker_deputy_of(c->b), c->sock,
+					     ss, len, *pin);
+	if (ss->ss_family == AF_UNIX && *pin < 0)
+		return broker_deputy_connect(broker_deputy_of(c->b), c->sock,
+					     ss, len, -1);
 	return hold(c, ss, len, pin, connect_call, &a);
 }
 

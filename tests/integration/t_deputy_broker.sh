@@ -160,3 +160,103 @@ test_deputy_broker_kernel_credentials_name_the_caller() {
 	grep -qE "^msg rights 3 pid=$plain_pid uid=$uid " "$T/recv" ||
 		fail "the twin's own pid did not arrive"
 }
+
+# pc_listen: peercap's listener at $T/out/p.sock, what it learns of its
+# peer in $T/peer.
+pc_listen() {
+	rm -f "$T/out/p.sock" "$T/peer"
+	"$HELPERS/peercap" listen "$T/out/p.sock" "$T/peer" 30 &
+	pc_pid=$!
+	local i
+	for i in $(seq 100); do
+		[ -S "$T/out/p.sock" ] && return 0
+		sleep 0.05
+	done
+	fail "the listener did not start"
+}
+
+# A brokered connect to a pathname UNIX socket outside: the kernel names
+# the task that called connect() to the listener (SO_PEERCRED, and
+# SO_PEERPIDFD).  A peer that reads that pid's capabilities from
+# /proc/PID/status (sd_bus_query_sender_privilege, polkit) must find
+# none the command lacks: the broker's deputy (no capability), never the
+# supervisor (as root, every capability).
+test_deputy_broker_unix_peer_has_no_capability() {
+	local uid
+	uid=$(id -u)
+	pc_listen
+	"$CORDON" --connect-unix "$T/out/p.sock" -- \
+		"$HELPERS/peercap" connect "$T/out/p.sock" \
+		> "$T/stdout" 2> "$T/stderr" &
+	sup_pid=$!
+	wait "$sup_pid"
+	status=$?
+	wait "$pc_pid"
+	cat "$T/peer"
+	assert_stdout_has '^ok$'
+	grep -qE "^pid=[0-9]+ uid=$uid capeff=[0-9a-f]+\$" "$T/peer" ||
+		fail "the listener read no peer, or another uid"
+	grep -qE ' capeff=0+$' "$T/peer" ||
+		fail "the peer's pid holds capabilities"
+	grep -E "^pid=$sup_pid " "$T/peer" && fail "the supervisor's pid"
+	# the twin: the same connect without cordon names its own task,
+	# whose capabilities the listener reads (root: not none)
+	pc_listen
+	"$HELPERS/peercap" connect "$T/out/p.sock" > "$T/stdout" &
+	local plain_pid=$!
+	wait "$plain_pid"
+	wait "$pc_pid"
+	cat "$T/peer"
+	grep -qE "^pid=$plain_pid uid=$uid " "$T/peer" ||
+		fail "the twin's own pid did not arrive"
+	if [ "$uid" -eq 0 ]; then
+		grep -qE ' capeff=0+$' "$T/peer" &&
+			fail "root's twin shows no capability: the test sees nothing"
+	fi
+	return 0
+}
+
+# With TCP ports allowed (--bind 0) the broker performs every listen();
+# a UNIX listener's clients see the credentials of the task that called
+# it.  A client outside that reads them (SO_PEERCRED, /proc/PID/status)
+# finds no capability and not the supervisor.
+test_deputy_broker_unix_listener_has_no_capability() {
+	local uid i
+	uid=$(id -u)
+	rm -f "$T/out/l.sock" "$T/peer"
+	"$CORDON" -w "$T/out" --bind 0 -- \
+		"$HELPERS/peercap" listen "$T/out/l.sock" /dev/null 30 \
+		> "$T/stdout" 2> "$T/stderr" &
+	sup_pid=$!
+	for i in $(seq 100); do
+		[ -S "$T/out/l.sock" ] && break
+		sleep 0.05
+	done
+	"$HELPERS/peercap" ask "$T/out/l.sock" "$T/peer" || {
+		cat "$T/stderr"
+		fail "no connection to the listener inside"
+	}
+	wait "$sup_pid" || fail "the listener inside failed"
+	cat "$T/peer"
+	grep -qE "^pid=[0-9]+ uid=$uid capeff=0+\$" "$T/peer" ||
+		fail "the listener's pid holds capabilities, or another uid"
+	grep -E "^pid=$sup_pid " "$T/peer" && fail "the supervisor's pid"
+	# the twin: a listener without cordon names its own task
+	rm -f "$T/out/l.sock"
+	"$HELPERS/peercap" listen "$T/out/l.sock" /dev/null 30 &
+	local plain_pid=$!
+	for i in $(seq 100); do
+		[ -S "$T/out/l.sock" ] && break
+		sleep 0.05
+	done
+	"$HELPERS/peercap" ask "$T/out/l.sock" "$T/peer"
+	wait "$plain_pid"
+	cat "$T/peer"
+	grep -qE "^pid=$plain_pid uid=$uid " "$T/peer" ||
+		fail "the twin's own pid did not arrive"
+	if [ "$uid" -eq 0 ]; then
+		grep -qE ' capeff=0+$' "$T/peer" &&
+			fail "root's twin shows no capability: the test sees nothing"
+	fi
+	return 0
+}
