@@ -58,12 +58,19 @@ die() { echo "compat: $*" >&2; exit 1; }
 	die "no '$build/cordon' and libcordon.so: run make B=$build first"
 [ -r "$allowed" ] || die "cannot read '$allowed'"
 [ -x /usr/bin/python3 ] || die "no /usr/bin/python3 (apt-get install python3)"
-if [ ! -r "$testdir/libregrtest/main.py" ]; then
+# libregrtest comes with libpython3.11-stdlib; the test modules with the
+# testsuite package alone: ask dpkg, not a file that both may hold
+if ! dpkg-query -W -f='${Status}' libpython3.11-testsuite 2>/dev/null |
+	grep -q 'ok installed'; then
 	[ "$(id -u)" -eq 0 ] ||
 		die "CPython's tests are missing: apt-get install libpython3.11-testsuite (as root)"
 	echo "compat: installing libpython3.11-testsuite"
-	apt-get install -y -q libpython3.11-testsuite >/dev/null ||
-		die "apt-get install libpython3.11-testsuite failed"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+		libpython3.11-testsuite >/dev/null 2>&1 || {
+		apt-get update -qq &&
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+				libpython3.11-testsuite >/dev/null
+	} || die "apt-get install libpython3.11-testsuite failed"
 fi
 for m in $modules; do
 	[ -e "$testdir/$m.py" ] || [ -d "$testdir/$m" ] ||
