@@ -110,6 +110,17 @@ wait_for_file() {
 	done
 }
 
+# wait_for_socket PATH: until a socket is at PATH, 5 s at most; fails
+# the test otherwise.
+wait_for_socket() {
+	local i
+	for i in $(seq 100); do
+		[ -S "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "the listener at $1 did not start"
+}
+
 # start_listener [listener options]: a TCP/UDP listener on loopback that
 # exits by itself; sets $port and $listener_pid; the count of contacts
 # is in $T/count once it has exited (wait_listener).
@@ -158,12 +169,7 @@ s.bind(sys.argv[1])
 s.listen(16)
 time.sleep(30)' "$1" &
 	unix_pid=$!
-	local i
-	for i in $(seq 100); do
-		[ -S "$1" ] && return 0
-		sleep 0.05
-	done
-	fail "the UNIX listener did not start"
+	wait_for_socket "$1"
 }
 
 unlisten_unix() {

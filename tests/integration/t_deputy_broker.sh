@@ -8,12 +8,7 @@ cp_listen() {
 	rm -f "$T/out/c.sock" "$T/recv"
 	"$HELPERS/credpeer" recv "$T/out/c.sock" 60 > "$T/recv" &
 	cp_pid=$!
-	local i
-	for i in $(seq 100); do
-		[ -S "$T/out/c.sock" ] && return 0
-		sleep 0.05
-	done
-	fail "the listener did not start"
+	wait_for_socket "$T/out/c.sock"
 }
 
 cp_stop() {
@@ -167,12 +162,7 @@ pc_listen() {
 	rm -f "$T/out/p.sock" "$T/peer"
 	"$HELPERS/peercap" listen "$T/out/p.sock" "$T/peer" 30 &
 	pc_pid=$!
-	local i
-	for i in $(seq 100); do
-		[ -S "$T/out/p.sock" ] && return 0
-		sleep 0.05
-	done
-	fail "the listener did not start"
+	wait_for_socket "$T/out/p.sock"
 }
 
 # A brokered connect to a pathname UNIX socket outside: the kernel names
