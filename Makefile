@@ -40,14 +40,18 @@ LDFLAGS += $(SAN)
 # either.  Every include names its file from the top of the tree.  Its
 # *_darwin.c files are macOS's (below).
 SHARED_SRCS = $(filter-out %_darwin.c,$(wildcard shim/core/*.c))
-ENFORCE_SRCS = $(filter-out enforce/main.c,$(wildcard enforce/*.c))
+# enforce/ is one folder per subsystem (doc/layout.md; the order they
+# may call each other in is scripts/layers.txt).  main.c alone is at
+# its top.  macOS's own files end in _darwin.c; the Seatbelt renderer
+# (enforce/darwin/sbpl*.c) is built everywhere, for its unit tests.
+ENFORCE_SRCS = $(filter-out %_darwin.c,$(wildcard enforce/*/*.c))
 CORE_OBJS = $(patsubst %.c,$(B)/obj/%.o,$(SHARED_SRCS) $(ENFORCE_SRCS)) \
 	$(GEN_OBJS)
-# The seccomp programs (enforce/filters.c), built with libseccomp when
+# The seccomp programs (enforce/linux/filters.c), built with libseccomp when
 # cordon is built, not at each start (scripts/filtergen.c).
 GEN_SRCS = $(B)/gen/filters_compiled.c
 GEN_OBJS = $(B)/obj/gen/filters_compiled.o
-FILTERGEN_OBJS = $(B)/obj/enforce/filters.o $(B)/obj/shim/core/sockrule_linux.o \
+FILTERGEN_OBJS = $(B)/obj/enforce/linux/filters.o $(B)/obj/shim/core/sockrule_linux.o \
 	$(B)/obj/shim/core/strbuf.o
 # The launcher is linked statically (static-pie: still randomised): no
 # loader, no libc to map and relocate: about 1.4 ms of each start here
@@ -57,7 +61,7 @@ FILTERGEN_OBJS = $(B)/obj/enforce/filters.o $(B)/obj/shim/core/sockrule_linux.o 
 # modules at run time: they are those of the machine that built it.
 # Under sanitizers (make check) it stays dynamic.  The other programs
 # (tests, helpers) link the four libraries statically.  libevent_core
-# is the egress proxy's loop (enforce/proxy.c); Debian's libevent_core.a
+# is the egress proxy's loop (enforce/proxy/proxy.c); Debian's libevent_core.a
 # is built -fPIE, so the static-pie launcher takes it as it is.
 LIBS = -Wl,-Bstatic -lseccomp -ljansson -lcap-ng -levent_core \
 	-Wl,-Bdynamic -lpthread
@@ -117,17 +121,11 @@ LIBS = -ljansson
 CORDON_LDFLAGS =
 CORDON_LIBS = $(LIBS)
 LINUX_ONLY = shim/core/landlock.c shim/core/sockrule_linux.c \
-	shim/lookup_linux.c \
-	enforce/sysfilter.c enforce/filters.c enforce/ns.c enforce/broker.c \
-	enforce/broker_call.c enforce/broker_msg.c enforce/broker_own.c \
-	enforce/broker_setup.c enforce/broker_deputy.c \
-	enforce/sockgate.c enforce/unixdiag.c \
-	enforce/mounts.c enforce/covers.c enforce/devices.c enforce/pid1.c \
-	enforce/caps.c enforce/probe.c enforce/probe_checks.c enforce/probe_unix.c \
-	enforce/probe_hosts.c \
-	enforce/probe_iso.c enforce/platform_linux.c shim/real.c shim/guard.c \
-	$(filter-out enforce/proxy_parse.c enforce/proxy_rules.c,\
-		$(wildcard enforce/proxy*.c)) enforce/hostgate.c \
+	shim/lookup_linux.c shim/real.c shim/guard.c \
+	$(wildcard enforce/linux/*.c enforce/broker/*.c) \
+	$(filter-out enforce/probe/probe_mode.c,$(wildcard enforce/probe/*.c)) \
+	$(filter-out enforce/proxy/proxy_parse.c enforce/proxy/proxy_rules.c \
+		enforce/proxy/netclass.c,$(wildcard enforce/proxy/*.c)) \
 	shim/exec_env_linux.c shim/core/preload_linux.c shim/standalone.c \
 	$(wildcard shim/hook_*.c)
 GEN_SRCS =
@@ -135,7 +133,7 @@ GEN_OBJS =
 SHARED_SRCS := $(filter-out $(LINUX_ONLY),$(SHARED_SRCS)) \
 	shim/core/compat_darwin.c shim/core/preload_darwin.c
 ENFORCE_SRCS := $(filter-out $(LINUX_ONLY),$(ENFORCE_SRCS)) \
-	$(wildcard enforce/darwin/*.c)
+	$(wildcard enforce/*/*_darwin.c)
 SHIM_SRCS := $(filter-out $(LINUX_ONLY),$(wildcard shim/*.c shim/core/*.c)) \
 	$(wildcard shim/darwin/*.c)
 SHIM_LIB = $(B)/libcordon.dylib
@@ -232,7 +230,7 @@ $(B)/helpers/%: tests/helpers/%.c
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -Wno-missing-prototypes $(LDFLAGS) \
 		-o $@ $< $(LIBS)
 
-$(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(GEN_SRCS) $(wildcard shim/core/*.h enforce/*.h)
+$(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(GEN_SRCS) $(wildcard shim/core/*.h enforce/*/*.h)
 	@mkdir -p $(dir $@)
 	clang -D_GNU_SOURCE -iquote . -std=c11 -g -O1 \
 		-fsanitize=fuzzer,address,undefined -o $@ $< $(SHARED_SRCS) \

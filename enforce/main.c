@@ -20,19 +20,19 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "enforce/cli.h"
-#include "enforce/explain.h"
-#include "enforce/launch.h"
-#include "enforce/learn.h"
-#include "enforce/modes.h"
-#include "enforce/probe.h"
-#include "enforce/profile.h"
-#include "enforce/say.h"
-#include "enforce/session.h"
-#include "enforce/spawn.h"
-#include "enforce/summary.h"
-#include "enforce/supervise.h"
-#include "enforce/wrap.h"
+#include "enforce/cli/cli.h"
+#include "enforce/learn/explain.h"
+#include "enforce/run/launch.h"
+#include "enforce/learn/learn.h"
+#include "enforce/policy/modes.h"
+#include "enforce/probe/probe.h"
+#include "enforce/policy/profile.h"
+#include "enforce/base/say.h"
+#include "enforce/session/session.h"
+#include "enforce/base/spawn.h"
+#include "enforce/report/summary.h"
+#include "enforce/report/supervise.h"
+#include "enforce/run/wrap.h"
 
 #define CORDON_VERSION "0.1.0"
 

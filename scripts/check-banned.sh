@@ -19,7 +19,7 @@ check() { # pattern files...
 
 check "$everywhere" $(git ls-files '*.c' '*.h')
 # The shim and its core (shim/core/, which the launcher also links):
-# nothing there allocates; building a policy is enforce/policy_edit.c's.
+# nothing there allocates; building a policy is enforce/policy/policy_edit.c's.
 check "$shim" $(git ls-files 'shim/*.c')
 [ "$status" -eq 0 ] && echo "check-banned: ok"
 exit "$status"

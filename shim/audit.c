@@ -6,7 +6,7 @@
  * appended when the shim is used without the launcher.
  *
  * Every record is sent: it is built to fit what the launcher accepts
- * (enforce/record.h: a datagram of RECORD_DATAGRAM_MAX bytes, texts of
+ * (enforce/base/record.h: a datagram of RECORD_DATAGRAM_MAX bytes, texts of
  * RECORD_TEXT_MAX), a text too long for it shortened in its middle
  * (SB_CUT), the resolved path last of all.
  *

@@ -143,7 +143,7 @@ static const char *fd_name(int fd, char buf[PATH_BUF])
  * The operation of a metadata change through @fd: its file named as the
  * kernel names it (canonical, in @buf), not followed, and decided as the
  * path forms are.  Under cordon every mount but those of the writable
- * roots is read-only (enforce/mounts.c): a file on a writable mount (or
+ * roots is read-only (enforce/linux/mounts.c): a file on a writable mount (or
  * one of the host's, through a descriptor passed in) is the kernel's to
  * decide, with no /proc lookup (cp -p and tar call these per file); so
  * is a file with no name.  Without the launcher (its records go to a

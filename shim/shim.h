@@ -189,7 +189,7 @@ void report_denial(const struct op *op, const char *resolved,
 unsigned int report_once(const char *name, unsigned int need, const char *key);
 
 /* Does the launcher stand behind this shim, with the mounts it makes
- * (enforce/mounts.c: each root granting write or execute a mount of its
+ * (enforce/linux/mounts.c: each root granting write or execute a mount of its
  * own, the rest read-only)?  Not for the shim used alone. */
 bool shim_has_mounts(void);
 

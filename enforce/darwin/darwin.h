@@ -9,7 +9,7 @@
 
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
-#include "enforce/sbpl.h"
+#include "enforce/darwin/sbpl.h"
 
 #define DARWIN_SYSTEM_MAX 5
 

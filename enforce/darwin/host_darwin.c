@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "enforce/darwin/darwin.h"
-#include "enforce/roots.h"
+#include "enforce/policy/roots.h"
 
 /* @path resolved into @out (PATH_BUF), or NULL when it is not there. */
 static const char *resolved(const char *path, char *out)

@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "enforce/darwin/darwin.h"
-#include "enforce/platform.h"
-#include "enforce/spawn.h"
+#include "enforce/base/platform.h"
+#include "enforce/base/spawn.h"
 
 /* The kernel's state, as platform_features() returns it. */
 #define SEATBELT 1

@@ -20,10 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforce/devices.h"
-#include "enforce/gitguard.h"
+#include "enforce/linux/devices.h"
+#include "enforce/policy/gitguard.h"
 #include "shim/core/policy.h"
-#include "enforce/policy_edit.h"
+#include "enforce/policy/policy_edit.h"
 
 #define ROUNDS 200
 

@@ -1,5 +1,5 @@
 /*
- * proxybench.c - the egress proxy's cost on loopback (enforce/proxy.h),
+ * proxybench.c - the egress proxy's cost on loopback (enforce/proxy/proxy.h),
  * the proxy run in this process on its own thread as the supervisor
  * would: the throughput of a 100 MB transfer through CONNECT beside the
  * same transfer direct, the time each connection gains (direct connect
@@ -22,7 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforce/proxy.h"
+#include "enforce/proxy/proxy.h"
 
 static size_t total = 100u << 20;
 static int big_fd, big_port, tiny_fd, tiny_port, hold_fd, hold_port;

@@ -314,7 +314,7 @@ else
 	echo "(not measured: the namespaces need root)" >"$ISO"
 fi
 
-# What the UNIX-socket broker (enforce/broker.c) costs a program that
+# What the UNIX-socket broker (enforce/broker/broker.c) costs a program that
 # connects or sends with an address in a loop (scripts/bench/unixconnect.c).
 echo "bench: the UNIX-socket broker"
 BROKER=$B/bench/broker.md
@@ -325,7 +325,7 @@ BROKER=$B/bench/broker.md
 		printf "| %s | %s ns | %s ns | %s ns | %.2fx |\n", name, $(NF - 3), $(NF - 2), $(NF - 1), $NF }' >"$BROKER" ||
 	echo "(not measured: unixconnect failed)" >"$BROKER"
 
-# What --allow-host's proxy (enforce/proxy.c, run as the supervisor runs
+# What --allow-host's proxy (enforce/proxy/proxy.c, run as the supervisor runs
 # it) costs a transfer and a connection (scripts/bench/proxybench.c).
 echo "bench: the --allow-host proxy"
 PROXY=$B/bench/proxy.md

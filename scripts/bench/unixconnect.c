@@ -1,5 +1,5 @@
 /*
- * unixconnect.c - what the UNIX-socket broker (enforce/broker.c) costs a
+ * unixconnect.c - what the UNIX-socket broker (enforce/broker/broker.c) costs a
  * program that connects to an allowed socket in a loop (a local database
  * client), and one that sends datagrams with sendmsg().
  *
@@ -39,8 +39,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforce/broker.h"
-#include "enforce/policy_edit.h"
+#include "enforce/broker/broker.h"
+#include "enforce/policy/policy_edit.h"
 
 #define ROUNDS 5
 

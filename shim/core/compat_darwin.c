@@ -185,7 +185,7 @@ long cordon_SYS_sendto(long fd, const void *buf, size_t len, int flags,
 		      (socklen_t)alen);
 }
 
-/* No pidfd: enforce/supervise.c then polls for the child's end. */
+/* No pidfd: enforce/report/supervise.c then polls for the child's end. */
 long cordon_SYS_pidfd_open(pid_t pid, unsigned int flags)
 {
 	(void)pid;

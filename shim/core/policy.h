@@ -188,7 +188,7 @@ extern const char *const policy_git_files[POLICY_NGIT_FILES + 1];
 /**
  * policy_root_is_mount - is @r a mount of its own in the sandbox: a root
  * granting write or execute, or a protected path, outside /proc.  What
- * enforce/mounts.c mounts, and what rule.c reasons about links with.
+ * enforce/linux/mounts.c mounts, and what rule.c reasons about links with.
  */
 bool policy_root_is_mount(const struct root *r);
 

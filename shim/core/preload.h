@@ -4,7 +4,7 @@
  * with it.
  *
  * Shared by both layers: the launcher puts the shim into the command
- * (enforce/shimenv.c), the shim puts it back into every child
+ * (enforce/run/shimenv.c), the shim puts it back into every child
  * (exec_env.c).  Each OS defines preload_os in a file of its own
  * (preload_linux.c, preload_darwin.c); the Makefile picks it.
  */

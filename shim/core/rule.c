@@ -332,7 +332,7 @@ static bool is_rename_op(const char *operation)
 	       rule_on_entry(operation);
 }
 
-/* Is @r a mount of its own in the sandbox (enforce/mounts.c): a root
+/* Is @r a mount of its own in the sandbox (enforce/linux/mounts.c): a root
  * granting write or execute, or a protected path, outside /proc; a
  * protected file of git's pins its directory as a mount too (@pin,
  * PATH_BUF, receives it, else ""). */

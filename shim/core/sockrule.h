@@ -1,7 +1,7 @@
 /*
  * sockrule.h - which sockets the launcher's seccomp filter refuses under
  * a network policy (sockrule_linux.c): one description, installed by
- * enforce/sysfilter.c and explained by the shim's socket() hook
+ * enforce/linux/sysfilter.c and explained by the shim's socket() hook
  * (shim/hook_net.c) when the kernel refuses one.
  */
 #ifndef CORDON_SOCKRULE_H

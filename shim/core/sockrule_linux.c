@@ -1,6 +1,6 @@
 /*
  * sockrule_linux.c - the sockets the launcher's seccomp filter refuses
- * (sockrule.h), described once: enforce/sysfilter.c builds its rules
+ * (sockrule.h), described once: enforce/linux/sysfilter.c builds its rules
  * from these tables, and the shim explains, with sockrule_check(), a
  * socket() that the kernel refused.
  *
@@ -10,7 +10,7 @@
  * listen() without bind() binds an ephemeral port on every address, and
  * a sendto() with MSG_FASTOPEN connects without the connect() that
  * Landlock checks; the filter closes the second, and with TCP ports
- * allowed the broker the first: enforce/broker_own.c).  In its own namespace
+ * allowed the broker the first: enforce/broker/broker_own.c).  In its own namespace
  * the filter lets TCP sockets be made, as with TCP ports only: then
  * every IPv4 and IPv6 socket that is not plain TCP is refused (Landlock
  * sees TCP only).  Packet sockets are refused unless the network is on.

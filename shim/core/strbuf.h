@@ -42,7 +42,7 @@ enum sb_esc {
 	 * overlong, surrogate, past U+10FFFF) as \u00XX. */
 	SB_JSON,
 	/* For a terminal, as the launcher writes what crosses the trust
-	 * line (enforce/record.c, record_escape()): \n, \r, \t and \\ as
+	 * line (enforce/base/record.c, record_escape()): \n, \r, \t and \\ as
 	 * such; other C0 bytes, DEL and bytes that are not UTF-8 as \xHH;
 	 * C1 controls and the bidirectional overrides as \uHHHH; the rest
 	 * of UTF-8 as it is.  The text stays one line. */

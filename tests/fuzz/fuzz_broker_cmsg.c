@@ -1,6 +1,6 @@
 /*
  * fuzz_broker_cmsg.c - libFuzzer target for the control data the broker
- * sends for the command (enforce/broker_cmsg.c): bytes from inside the
+ * sends for the command (enforce/broker/broker_cmsg.c): bytes from inside the
  * sandbox, walked and checked in the supervisor.
  *
  * Whatever the bytes (copied to a buffer of exactly their size, so that
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/broker_cmsg.h"
+#include "enforce/broker/broker_cmsg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,5 +1,5 @@
 /*
- * fuzz_cli.c - libFuzzer target for the option parser (enforce/cli.c).
+ * fuzz_cli.c - libFuzzer target for the option parser (enforce/cli/cli.c).
  *
  * The input is split on NUL bytes into argv.  Whatever it is, cli_parse()
  * must return 0 or -EINVAL, write a one-line NUL-terminated message on
@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/cli.h"
-#include "enforce/policy_edit.h"
+#include "enforce/cli/cli.h"
+#include "enforce/policy/policy_edit.h"
 
 #define MAX_ARGS 64
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/gitindex.h"
+#include "enforce/policy/gitindex.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_learn.c - libFuzzer target for what `cordon learn` takes from
- * the records of a run (enforce/learn_check.c): every byte of it is the
+ * the records of a run (enforce/learn/learn_check.c): every byte of it is the
  * command's to choose.
  *
  * Whatever the bytes: a path kept is absolute, normal (normalising it
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/learn_check.h"
+#include "enforce/learn/learn_check.h"
 #include "shim/core/path.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

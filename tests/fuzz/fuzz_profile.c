@@ -13,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enforce/profile.h"
-#include "enforce/policy_edit.h"
+#include "enforce/policy/profile.h"
+#include "enforce/policy/policy_edit.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_proxy_parse.c - libFuzzer target for the egress proxy's parsers
- * (enforce/proxy_parse.c, enforce/proxy_rules.c).
+ * (enforce/proxy/proxy_parse.c, enforce/proxy/proxy_rules.c).
  *
  * The first byte picks the parser, the rest is its input.  Whatever it
  * is, a parser returns one of its documented values, a head's offsets
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/proxy_parse.h"
+#include "enforce/proxy/proxy_parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_record.c - libFuzzer target for what the shims report from
- * inside the sandbox (enforce/record.c, tally.c, summary.c): a datagram
+ * inside the sandbox (enforce/base/record.c, tally.c, summary.c): a datagram
  * is validated, counted for the summary, written to the log and, with
  * the counts of the inputs before it, printed as a call's summary.
  *
@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/record.h"
-#include "enforce/summary.h"
-#include "enforce/supervise.h"
-#include "enforce/tally.h"
+#include "enforce/base/record.h"
+#include "enforce/report/summary.h"
+#include "enforce/report/supervise.h"
+#include "enforce/report/tally.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /*
  * fuzz_session.c - libFuzzer target for what crosses into a session's
- * supervisor (enforce/session_serve.c, session_proto.c): a client's
+ * supervisor (enforce/session/session_serve.c, session_proto.c): a client's
  * requests (lines of JSON on a stream, descriptors with them) and pid 1's
  * messages from inside the sandbox (datagrams on the channel).
  *
@@ -31,8 +31,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "enforce/policy_edit.h"
-#include "enforce/session_serve.h"
+#include "enforce/policy/policy_edit.h"
+#include "enforce/session/session_serve.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

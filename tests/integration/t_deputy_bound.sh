@@ -1,10 +1,10 @@
 # The supervisor's own records are bounded as the command's reports are
-# (enforce/budget.h): a static helper refused in a loop by the broker
+# (enforce/report/budget.h): a static helper refused in a loop by the broker
 # (a UNIX socket outside the roots, bound after the start) or by the
 # proxy (hosts no --allow-host names) writes one record per distinct
 # refusal, at most 1000 of them per run (per call of a session), and a
 # "dropped" record that counts the rest; and the log file itself rotates
-# past 16 MiB (enforce/auditlog.h).  Every check reads the log and the
+# past 16 MiB (enforce/report/auditlog.h).  Every check reads the log and the
 # summary from outside.  The old code (622aafc) wrote a record for every
 # refusal: 30000 refusals, 8.6 MB (broker) and 7.4 MB (proxy).
 

@@ -3,7 +3,7 @@
 # effect is read from outside, and its twin shows the same attempt works
 # without cordon.  What Landlock itself covers (files, TCP, signals,
 # abstract sockets) is in t_fs.sh and t_net.sh; this file holds what
-# seccomp and the capability drop add (enforce/sysfilter.c, caps.c).
+# seccomp and the capability drop add (enforce/linux/sysfilter.c, caps.c).
 
 esc() { # cordon|plain [cordon options --] ACTION ARG...
 	local how=$1

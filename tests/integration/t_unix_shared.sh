@@ -1,7 +1,7 @@
 # With the network shared (--net, --connect, --bind) the command lives in
 # the host's network namespace: a socket it binds in /tmp, or at an
 # abstract name, sits beside the host's.  The broker tells them apart by
-# the bind() the command made (enforce/broker_own.c): a socket a process
+# the bind() the command made (enforce/broker/broker_own.c): a socket a process
 # outside binds later in /tmp, or at an abstract name, receives nothing;
 # the command's own are reached.  Static peers (no shim), counted from
 # outside by the listener.

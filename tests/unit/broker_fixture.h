@@ -23,8 +23,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/broker.h"
-#include "enforce/policy_edit.h"
+#include "enforce/broker/broker.h"
+#include "enforce/policy/policy_edit.h"
 #include "shim/core/path.h"
 #include "tmptree.h"
 

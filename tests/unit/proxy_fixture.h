@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforce/proxy.h"
-#include "enforce/record.h"
+#include "enforce/proxy/proxy.h"
+#include "enforce/base/record.h"
 
 static int origin_fd = -1, origin_port;
 /* a listener that never accepts: its peers' bytes pile up */

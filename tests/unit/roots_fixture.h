@@ -18,10 +18,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/cli.h"
-#include "enforce/policy_edit.h"
-#include "enforce/protect.h"
-#include "enforce/roots.h"
+#include "enforce/cli/cli.h"
+#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/protect.h"
+#include "enforce/policy/roots.h"
 #include "shim/core/path.h"
 #include "tmptree.h"
 static char T[64];

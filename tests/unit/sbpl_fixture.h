@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "shim/core/path.h"
-#include "enforce/sbpl.h"
-#include "enforce/policy_edit.h"
+#include "enforce/darwin/sbpl.h"
+#include "enforce/policy/policy_edit.h"
 
 #define PROFILE_MAX (1 << 20)
 

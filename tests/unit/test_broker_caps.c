@@ -1,5 +1,5 @@
 /* Unit tests of what a broker thread keeps of the supervisor's
- * capabilities (enforce/broker_caps.c), on the real kernel: run as root
+ * capabilities (enforce/broker/broker_caps.c), on the real kernel: run as root
  * (make test does), every capability is there to be dropped. */
 #include <criterion/criterion.h>
 #include <linux/capability.h>
@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "enforce/broker_call.h"
+#include "enforce/broker/broker_call.h"
 
 static __u64 effective(void)
 {

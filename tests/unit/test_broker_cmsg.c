@@ -1,5 +1,5 @@
 /* Unit tests of the broker's check of a message's control data
- * (enforce/broker_cmsg.c): credentials only the caller's own, nothing
+ * (enforce/broker/broker_cmsg.c): credentials only the caller's own, nothing
  * that needs a privilege, and the walk the kernel makes. */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "enforce/broker_cmsg.h"
+#include "enforce/broker/broker_cmsg.h"
 
 /* The caller of the fixture: pid 7 inside, 4242 outside; uid and gid
  * 1000 (saved 1001) in a user namespace mapping 0..65535 to

@@ -1,4 +1,4 @@
-/* Unit tests of the broker's deputy (enforce/broker_deputy.c), on the
+/* Unit tests of the broker's deputy (enforce/broker/broker_deputy.c), on the
  * real kernel: the connect it makes names it, with no capability, to the
  * peer; once it is gone a call fails EACCES at once. */
 #include <criterion/criterion.h>
@@ -11,7 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "enforce/broker_deputy.h"
+#include "enforce/broker/broker_deputy.h"
 
 static char dir[] = "/tmp/deputy.XXXXXX";
 

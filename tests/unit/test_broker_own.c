@@ -1,4 +1,4 @@
-/* Unit tests of the broker with the network shared (enforce/broker_own.c)
+/* Unit tests of the broker with the network shared (enforce/broker/broker_own.c)
  * on the real kernel: the command's own UNIX sockets in a temp dir shared
  * with the host, and at abstract names, are reached; those a process
  * outside bound receive nothing; a listen() that would take an ephemeral

@@ -1,4 +1,4 @@
-/* Unit test of the broker with the network shared (enforce/broker_own.c)
+/* Unit test of the broker with the network shared (enforce/broker/broker_own.c)
  * against a race: an abstract name the command bound, released while a
  * connect to it is being checked, and bound at once by a process
  * outside.  The broker holds the socket it checked until the call is

@@ -1,6 +1,6 @@
 /*
- * Unit tests of the budget of records (enforce/budget.c) and the audit
- * log's rotation (enforce/auditlog.c): a repeat of the supervisor's
+ * Unit tests of the budget of records (enforce/report/budget.c) and the audit
+ * log's rotation (enforce/report/auditlog.c): a repeat of the supervisor's
  * record is counted, not written; distinct ones stop at the limit; the
  * shim's reports are never compared; a session's call is counted on its
  * own and in all; the "dropped" record says it all.  The log rotates
@@ -16,9 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/auditlog.h"
-#include "enforce/budget.h"
-#include "enforce/record.h"
+#include "enforce/report/auditlog.h"
+#include "enforce/report/budget.h"
+#include "enforce/base/record.h"
 
 static struct budget b;
 

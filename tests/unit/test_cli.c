@@ -1,9 +1,9 @@
-/* Unit tests of the command-line parser (enforce/cli.c). */
+/* Unit tests of the command-line parser (enforce/cli/cli.c). */
 #include <criterion/criterion.h>
 #include <errno.h>
 
-#include "enforce/cli.h"
-#include "enforce/policy_edit.h"
+#include "enforce/cli/cli.h"
+#include "enforce/policy/policy_edit.h"
 
 static struct cli c;
 static char err[512];

@@ -1,15 +1,15 @@
 /*
- * Unit tests of the compiled seccomp programs (enforce/filters.h): the
+ * Unit tests of the compiled seccomp programs (enforce/linux/filters.h): the
  * BPF built into cordon when it was built (scripts/filtergen.c) is,
  * instruction for instruction, what libseccomp builds from
- * enforce/filters.c now, for every variant; and the variants differ
+ * enforce/linux/filters.c now, for every variant; and the variants differ
  * where their rules do.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/filters.h"
+#include "enforce/linux/filters.h"
 
 Test(filters, compiled_programs_are_what_libseccomp_builds_now)
 {

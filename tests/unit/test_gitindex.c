@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "enforce/gitindex.h"
+#include "enforce/policy/gitindex.h"
 
 #define HASH 20
 

@@ -1,5 +1,5 @@
-/* Unit tests of `cordon learn`'s folding (enforce/learn_fold.c), its
- * store (enforce/learn_store.c) and the "#!" parser they share with the
+/* Unit tests of `cordon learn`'s folding (enforce/learn/learn_fold.c), its
+ * store (enforce/learn/learn_store.c) and the "#!" parser they share with the
  * shim (shim/core/shebang.c). */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -10,8 +10,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforce/learn_fold.h"
-#include "enforce/learn_store.h"
+#include "enforce/learn/learn_fold.h"
+#include "enforce/learn/learn_store.h"
 #include "shim/core/policy.h"
 #include "shim/core/shebang.h"
 

@@ -1,5 +1,5 @@
 /* Unit tests of what `cordon learn` takes from the records of a run
- * (enforce/learn_check.c): paths cleaned and normalised, grants that
+ * (enforce/learn/learn_check.c): paths cleaned and normalised, grants that
  * reach /, $HOME, cordon's or git's protected files named, ports and
  * hosts validated.  Every input here is what a command can forge. */
 #include <criterion/criterion.h>
@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/learn_check.h"
+#include "enforce/learn/learn_check.h"
 
 static char dir[64];
 static struct learn_guard guard;

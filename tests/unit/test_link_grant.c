@@ -2,7 +2,7 @@
  * Unit tests of the option for the two ends of a hard link or a rename
  * (shim/core/rule.c): a link's ends must lie on one mount, and in the
  * sandbox each root granting write or execute is a mount of its own
- * (enforce/mounts.c), so the least grant is the deepest directory
+ * (enforce/linux/mounts.c), so the least grant is the deepest directory
  * holding both ends, and none when a root's mount lies between them or
  * they are on two file systems; a rename across mounts keeps its
  * option and says what it does not do.
@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/policy_edit.h"
+#include "enforce/policy/policy_edit.h"
 #include "shim/core/path.h"
 #include "shim/core/rule.h"
 #include "tmptree.h"

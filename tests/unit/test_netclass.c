@@ -1,5 +1,5 @@
 /*
- * test_netclass.c - the special-purpose blocks (enforce/netclass.c):
+ * test_netclass.c - the special-purpose blocks (enforce/proxy/netclass.c):
  * the table against its own text, every entry's edges (its first and
  * last address in, the addresses on either side out), the IPv6 forms
  * that carry an IPv4 address, and the global neighbours of every block.
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/netclass.h"
+#include "enforce/proxy/netclass.h"
 
 static size_t width(int family)
 {

@@ -1,6 +1,6 @@
 /*
  * test_protect.c - protect_write() and protect_write_canon()
- * (enforce/protect.c): what they keep from writing, what a user root
+ * (enforce/policy/protect.c): what they keep from writing, what a user root
  * lifts, in the tree of roots_fixture.h.
  */
 #include "tests/unit/roots_fixture.h"

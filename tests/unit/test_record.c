@@ -1,5 +1,5 @@
 /*
- * Unit tests of the records that cross the trust line (enforce/record.c):
+ * Unit tests of the records that cross the trust line (enforce/base/record.c):
  * what the shim really writes is kept and re-serialised with the source
  * the supervisor knows; anything else a program inside could send is
  * rejected; no control character survives into the log or onto the
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/record.h"
+#include "enforce/base/record.h"
 
 /* A record as shim/audit.c builds it (report.c's denial). */
 #define SHIM_RECORD                                                            \

@@ -240,7 +240,7 @@ Test(report, control_bytes_in_a_name_are_escaped_as_the_launcher_does)
 	cr_assert_geq(fd, 0, "%s", strerror(errno));
 	close(fd);
 	report_denial(&op, resolved, "shim");
-	/* the path, as given and resolved: each as enforce/record.c
+	/* the path, as given and resolved: each as enforce/base/record.c
 	 * escapes it; the option naming the file (it exists) quoted */
 	record_escape(e_name, sizeof(e_name), name);
 	record_escape(e_res, sizeof(e_res), resolved);

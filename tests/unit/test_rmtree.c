@@ -1,5 +1,5 @@
 /*
- * test_rmtree.c - rmtree_at() (enforce/rmtree.c): it removes a tree,
+ * test_rmtree.c - rmtree_at() (enforce/base/rmtree.c): it removes a tree,
  * follows no symbolic link at any depth (planted, or swapped in while
  * it walks), stays out of another mount, removes directories of the
  * owner's that lack u+rwx, and walks a tree deeper than PATH_MAX
@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/rmtree.h"
+#include "enforce/base/rmtree.h"
 #include "tests/unit/tmptree.h"
 
 static char base[64];

@@ -1,6 +1,6 @@
 /*
- * Unit tests of the policy's roots (enforce/roots.c; the protected
- * roots of enforce/protect.c are in test_protect.c), on a real tree.
+ * Unit tests of the policy's roots (enforce/policy/roots.c; the protected
+ * roots of enforce/policy/protect.c are in test_protect.c), on a real tree.
  *
  * Each test gets a fresh fixture under a mkdtemp directory T (its
  * canonical name, outside the default roots), the working directory at

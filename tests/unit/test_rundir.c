@@ -1,5 +1,5 @@
 /*
- * Unit tests of the directory cordon listens in (enforce/rundir.c): what
+ * Unit tests of the directory cordon listens in (enforce/policy/rundir.c): what
  * makes a directory trusted, where cordon goes when $XDG_RUNTIME_DIR is
  * not, and which policies reach it.  On roots_fixture.h's tree T (under
  * $HOME, outside the default roots; HOME at T/home); XDG_RUNTIME_DIR is
@@ -7,7 +7,7 @@
  * choice is made afresh).
  */
 #include "tests/unit/roots_fixture.h"
-#include "enforce/rundir.h"
+#include "enforce/policy/rundir.h"
 
 static void init(void)
 {

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the Seatbelt profile generator (enforce/sbpl.c).
+ * Unit tests of the Seatbelt profile generator (enforce/darwin/sbpl.c).
  *
  * The modes and the edge cases are compared byte for byte with golden
  * profiles in tests/unit/golden/sbpl/ (run from the top of the tree, as
@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "shim/core/path.h"
-#include "enforce/sbpl.h"
-#include "enforce/policy_edit.h"
+#include "enforce/darwin/sbpl.h"
+#include "enforce/policy/policy_edit.h"
 
 #define GOLDEN_DIR "tests/unit/golden/sbpl/"
 #include "sbpl_fixture.h"

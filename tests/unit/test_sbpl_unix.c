@@ -1,5 +1,5 @@
 /*
- * Unit tests of the Seatbelt profile generator (enforce/sbpl.c) for the
+ * Unit tests of the Seatbelt profile generator (enforce/darwin/sbpl.c) for the
  * UNIX sockets of --connect-unix: reached, never bound.
  */
 #include "sbpl_fixture.h"

@@ -1,4 +1,4 @@
-/* Unit tests of what crosses into a session (enforce/session_proto.c):
+/* Unit tests of what crosses into a session (enforce/session/session_proto.c):
  * ids, and lines read bounded with the descriptors that come along. */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "enforce/session_proto.h"
+#include "enforce/session/session_proto.h"
 
 static char buf[SESSION_LINE_MAX + 1];
 

@@ -1,5 +1,5 @@
-/* Unit tests of a call's own terminal (enforce/session_pty.c,
- * enforce/session_tty.c): every terminal among the call's descriptors
+/* Unit tests of a call's own terminal (enforce/session/session_pty.c,
+ * enforce/session/session_tty.c): every terminal among the call's descriptors
  * is replaced by the slave of a new pty, nothing else is touched, and
  * the master is checked before the relay takes it. */
 #include <criterion/criterion.h>
@@ -10,7 +10,7 @@
 #include <termios.h>
 #include <unistd.h>
 
-#include "enforce/session_pty.h"
+#include "enforce/session/session_pty.h"
 
 /* A terminal of the test's own, 21x77, its slave in *@slave. */
 static int caller_terminal(int *slave)

@@ -1,7 +1,7 @@
 /*
  * Unit tests of the sockets the seccomp filter refuses
  * (shim/core/sockrule_linux.c): the shim's reading, sockrule_check(),
- * against the filter itself (enforce/sysfilter.c) installed in a child,
+ * against the filter itself (enforce/linux/sysfilter.c) installed in a child,
  * for every network policy and a matrix of socket() calls; and the
  * words of a call.
  */
@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/sysfilter.h"
+#include "enforce/linux/sysfilter.h"
 #include "shim/core/sockrule.h"
 
 static const int domains[] = { AF_INET, AF_INET6, AF_PACKET, AF_UNIX,

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the end-of-run summary (enforce/summary.c): the line
+ * Unit tests of the end-of-run summary (enforce/report/summary.c): the line
  * that names a program run without the shim says why, from the
  * "exec-unshimmed" record's rule, and the Linux wording stays as the
  * integration tests expect it; the last line holds every option that
@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/policy_edit.h"
-#include "enforce/summary.h"
+#include "enforce/policy/policy_edit.h"
+#include "enforce/report/summary.h"
 #include "shim/core/rule.h"
 
 static struct supervisor s;

@@ -16,7 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/unixdiag.h"
+#include "enforce/broker/unixdiag.h"
 #include "tmptree.h"
 
 static char dir[64];

@@ -4,7 +4,7 @@
  * the Linux build never sees it.
  *
  * The files the launcher and the shim share (shim/path.c, check.c,
- * init.c, report.c, report_net.c, audit.c; enforce/supervise.c and
+ * init.c, report.c, report_net.c, audit.c; enforce/report/supervise.c and
  * spawn.c) reach the kernel through syscall(SYS_x, ...), because a libc
  * wrapper there could be the shim's own hook.  On Darwin syscall(2) is
  * deprecated and its numbers differ, and no such detour is needed: the

@@ -1,0 +1,167 @@
+/*
+ * sockgate.c - the broker (broker.c) wired between the sandbox and the
+ * supervisor.
+ *
+ * The platform gate is a stream socketpair made before the fork.  The
+ * sandboxed process (the namespace's pid 1, before it starts the
+ * command; or the command itself without namespaces) installs the
+ * broker's filter after the seccomp filter, so that every process it
+ * starts carries both, and gives the listener's number over its end;
+ * the supervisor takes the descriptor with pidfd_getfd() and serves it
+ * until the command has ended.  pid 1 is made undumpable early (pid1.c)
+ * and its memory belongs to the host's user namespace (it never
+ * executes), so for that one exchange it is dumpable again: no process
+ * of the command exists yet, and it is sealed again before the command
+ * is started.  pid 1 keeps neither the listener nor the gate.
+ */
+#include <errno.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "enforce/broker/broker.h"
+#include "enforce/linux/hostgate.h"
+#include "enforce/linux/sockgate.h"
+
+/* Can a listener be made under the filters above?  The kernel takes one
+ * per chain of filters (EBUSY for a second: another supervisor above,
+ * a cordon inside a cordon): tried in a child, which is thrown away. */
+static bool listener_free(void)
+{
+	struct sock_filter allow = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+	struct sock_fprog prog = { 1, &allow };
+	int st;
+	pid_t pid;
+
+	/* under no filter at all (one system call, where reading
+	 * Seccomp_filters from /proc/self/status costs ~50 us a start) */
+	if (prctl(PR_GET_SECCOMP, 0, 0, 0, 0) == 0)
+		return true;
+	pid = fork();
+	if (pid == 0)
+		_exit(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+				      syscall(SYS_seccomp,
+					      SECCOMP_SET_MODE_FILTER,
+					      SECCOMP_FILTER_FLAG_NEW_LISTENER,
+					      &prog) >= 0
+			      ? 0
+			      : 1);
+	return pid > 0 && waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
+	       WEXITSTATUS(st) == 0;
+}
+
+/* Does the kernel take a listener that waits killable once a call is
+ * received?  Flags are checked before the program is read: EFAULT for
+ * a missing program means they are known. */
+static bool has_user_notif(void)
+{
+	unsigned int action = SECCOMP_RET_USER_NOTIF;
+
+	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) != 0)
+		return false;
+	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+		       SECCOMP_FILTER_FLAG_NEW_LISTENER |
+			       SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
+		       NULL) < 0 &&
+	       errno == EFAULT && listener_free();
+}
+
+void sockgate_features(struct feature_set *s)
+{
+	feature_add(s, (struct feature){
+			       .layer = "broker",
+			       .name = "UNIX socket files bound after the "
+				       "start",
+			       .needs = "seccomp user notification "
+					"(Linux 5.19), and no other "
+					"supervisor's above",
+			       .needed = true,
+			       .available = has_user_notif(),
+		       });
+}
+
+int sockgate_install(int gate, bool broker, enum net_mode net, int proxy,
+		     char *err, size_t errlen)
+{
+	int listener = -1, ret = 0,
+	    dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
+
+	if (broker)
+		ret = broker_install(net, &listener, err, errlen);
+	if (!ret && dumpable == 0 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
+		ret = -errno;
+	/* the broker's listener, then the proxy's socket: -1 for none */
+	if (!ret)
+		ret = broker_give_listener(gate, listener);
+	if (!ret)
+		ret = broker_give_listener(gate, proxy);
+	if (ret && !*err)
+		snprintf(err, errlen, "cannot hand the broker over: %s",
+			 strerror(-ret));
+	if (dumpable == 0 && prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) && !ret) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot make pid 1 undumpable: %s",
+			 strerror(-ret));
+	}
+	if (listener >= 0)
+		close(listener);
+	if (proxy >= 0)
+		close(proxy);
+	close(gate);
+	return ret;
+}
+
+struct served {
+	struct broker *broker;
+	void *hosts; /* hostgate.h */
+};
+
+int sockgate_serve(int gate, const struct policy *p,
+		   void (*record)(void *arg, json_t *rec), void *arg,
+		   void **handle)
+{
+	struct served *sv = calloc(1, sizeof(*sv));
+	int listener = -1, proxy = -1, ret = sv ? 0 : -ENOMEM;
+
+	*handle = NULL;
+	if (!ret)
+		ret = broker_take_listener(gate, &listener);
+	if (!ret)
+		ret = broker_take_listener(gate, &proxy);
+	close(gate);
+	if (ret == -EPIPE)
+		ret = 0; /* the child ended first: it says why */
+	if (!ret && listener >= 0) {
+		ret = broker_start(&sv->broker, listener, p, record, arg);
+		if (ret)
+			close(listener);
+		listener = -1;
+	}
+	if (!ret && proxy >= 0)
+		ret = hostgate_serve(proxy, p, record, arg, &sv->hosts);
+	else if (proxy >= 0)
+		close(proxy);
+	if (listener >= 0)
+		close(listener);
+	if (sv)
+		*handle = sv;
+	return ret;
+}
+
+void sockgate_stop(void *handle)
+{
+	struct served *sv = handle;
+
+	if (!sv)
+		return;
+	hostgate_stop(sv->hosts);
+	if (sv->broker)
+		broker_stop(sv->broker);
+	free(sv);
+}

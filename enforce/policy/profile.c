@@ -1,0 +1,465 @@
+/*
+ * profile.c - policies kept in files: `--profile FILE|NAME`.
+ *
+ * A profile is a JSON object (parsed by jansson), every key optional:
+ *
+ *   {
+ *     "mode": "read-only" | "workspace-write" | "workspace-net" |
+ *             "full-dev" | "ci",
+ *     "read":  ["~/datasets", "/srv/data"],
+ *     "write": ["~/.cache/pip"],
+ *     "exec":  ["~/.cargo/bin"],
+ *     "create": ["~/.cache/tool"],
+ *     "net": true | false,
+ *     "connect": [443, "8000-8010"],
+ *     "bind": [8000],
+ *     "connect_unix": ["/run/user/1000/bus"],
+ *     "allow_hosts": ["registry.npmjs.org", "*.example.com:8443"],
+ *     "env": ["CARGO_*", "CI=1"],
+ *     "inherit_env": false
+ *   }
+ *
+ * Paths are as on the command line (~ and . expand; a relative path is
+ * the workspace's), and "$TMPDIR" at the start of one is the temp
+ * directory ($TMPDIR, else /tmp): what `cordon learn` writes, so that a
+ * profile moves with the workspace.  "create" names directories that a
+ * run makes (a cache in $HOME): made (with their parents, as mkdir -p)
+ * before a run or a learning run when missing, then writable; `cordon
+ * explain` makes nothing and skips the missing ones, and the profile's
+ * other paths inside them.  Profiles and flags
+ * compose: the roots, ports and variables add up; for "mode", "net" and
+ * "inherit_env" a flag wins over every profile, and a later profile over
+ * an earlier one.  A NAME without a slash that is not a file is one of
+ * the built-in profiles below; a profile is never read from the
+ * workspace unless named on the command line.  The paths of a built-in
+ * profile that do not exist on this machine are skipped; those of a
+ * file must exist, as for the flags.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "enforce/policy/profile.h"
+#include "enforce/policy/roots.h"
+#include "shim/core/path.h"
+#include "shim/core/policy.h"
+
+static const struct {
+	const char *name;
+	const char *json;
+} builtins[] = {
+	{ "read-only", "{\"mode\": \"read-only\"}" },
+	{ "workspace-write", "{\"mode\": \"workspace-write\"}" },
+	{ "workspace-net", "{\"mode\": \"workspace-net\"}" },
+	{ "full-dev", "{\"mode\": \"full-dev\"}" },
+	{ "ci", "{\"mode\": \"ci\"}" },
+	{ "cargo", "{\"write\": [\"~/.cargo\"],"
+		   " \"exec\": [\"~/.cargo/bin\", \"~/.rustup\"],"
+		   " \"env\": [\"CARGO_*\", \"RUSTUP_*\", \"RUSTC_*\","
+		   " \"RUSTFLAGS\"],"
+		   " \"allow_hosts\": [\"crates.io\", \"index.crates.io\","
+		   " \"static.crates.io\", \"static.rust-lang.org\"]}" },
+	{ "npm", "{\"write\": [\"~/.npm\"], \"env\": [\"NPM_CONFIG_*\"],"
+		 " \"allow_hosts\": [\"registry.npmjs.org\"]}" },
+	{ "pip",
+	  "{\"write\": [\"~/.cache/pip\"], \"env\": [\"PIP_*\"],"
+	  " \"allow_hosts\": [\"pypi.org\", \"files.pythonhosted.org\"]}" },
+	{ "go",
+	  "{\"write\": [\"~/go/pkg/mod\", \"~/.cache/go-build\"],"
+	  " \"env\": [\"GO*\"],"
+	  " \"allow_hosts\": [\"proxy.golang.org\", \"sum.golang.org\"]}" },
+	{ "git-hosts", "{\"allow_hosts\": [\"github.com\", \"*.github.com\","
+		       " \"*.githubusercontent.com\", \"gitlab.com\","
+		       " \"bitbucket.org\", \"codeberg.org\"]}" },
+	{ "ccache", "{\"write\": [\"~/.cache/ccache\", \"~/.ccache\"],"
+		    " \"env\": [\"CCACHE_*\"]}" },
+	{ "gradle", "{\"write\": [\"~/.gradle\"],"
+		    " \"env\": [\"GRADLE_*\", \"JAVA_HOME\"]}" },
+	{ "maven", "{\"write\": [\"~/.m2\"],"
+		   " \"env\": [\"MAVEN_*\", \"JAVA_HOME\"],"
+		   " \"allow_hosts\": [\"repo.maven.apache.org\","
+		   " \"repo1.maven.org\"]}" },
+};
+
+static const char *const keys[] = {
+	"mode",	   "read", "write", "exec",	   "create",	   "net",
+	"connect", "bind", "env",   "inherit_env", "connect_unix", "allow_hosts"
+};
+
+#define TMP_TOKEN "$TMPDIR"
+
+static int bad(char *err, size_t errlen, const char *name, const char *what)
+{
+	snprintf(err, errlen, "profile '%s': %s", name, what);
+	return -EINVAL;
+}
+
+/* A copy of @path with "$TMPDIR" expanded; lives as long as the run. */
+static char *expand_tmp(const char *path)
+{
+	const char *tmp = getenv("TMPDIR");
+	size_t n = strlen(TMP_TOKEN);
+	char *out;
+
+	if (strncmp(path, TMP_TOKEN, n) != 0 ||
+	    (path[n] != '\0' && path[n] != '/'))
+		return strdup(path);
+	if (!tmp || tmp[0] != '/')
+		tmp = "/tmp";
+	if (asprintf(&out, "%s%s", tmp, path + n) < 0)
+		return NULL;
+	return out;
+}
+
+/* mkdir -p @path (expanded: ~ and $TMPDIR). */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_BUF];
+	int ret = roots_expand(path, buf);
+
+	for (char *s = buf + 1; !ret; s++) {
+		char keep = *s;
+
+		if (keep != '/' && keep != '\0')
+			continue;
+		*s = '\0';
+		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
+			ret = -errno;
+		*s = keep;
+		if (!keep)
+			break;
+	}
+	return ret;
+}
+
+/* Make the directories of "create" (not for `cordon explain`). */
+static int create(struct cli *c, json_t *list, const char *name, char *err,
+		  size_t errlen)
+{
+	size_t i;
+	json_t *v;
+	int ret;
+
+	json_array_foreach(list, i, v)
+	{
+		char *path = expand_tmp(json_string_value(v));
+
+		if (!path)
+			return -ENOMEM;
+		ret = c->cmd == CMD_EXPLAIN ? 0 : make_dirs(path);
+		if (ret) {
+			snprintf(err, errlen,
+				 "profile '%s' \"create\" '%s': %s", name, path,
+				 strerror(-ret));
+			free(path);
+			return ret;
+		}
+		free(path);
+	}
+	return 0;
+}
+
+/* The paths of the profile's roots @from.. that lie inside one of its
+ * "create" directories: skipped when missing (`cordon explain`). */
+static void optional_inside(struct cli *c, size_t from, json_t *list)
+{
+	for (size_t r = from; r < c->nreqs; r++) {
+		size_t i;
+		json_t *v;
+
+		json_array_foreach(list, i, v)
+		{
+			char *dir = expand_tmp(json_string_value(v));
+
+			if (dir && path_is_within(c->reqs[r].path, dir))
+				c->reqs[r].optional = true;
+			free(dir);
+		}
+	}
+}
+
+static int add_roots(struct cli *c, json_t *list, unsigned int rights,
+		     const char *key, const char *name, bool builtin, char *err,
+		     size_t errlen)
+{
+	static char flag[CLI_MAX_PROFILES][300];
+	static size_t nflags;
+	const char *label = name;
+	char *copy;
+	size_t i;
+	json_t *v;
+	int ret;
+
+	if (!json_is_array(list))
+		return bad(err, errlen, name,
+			   "\"read\", \"write\", \"exec\" and \"create\" "
+			   "take a list of paths");
+	if (nflags < CLI_MAX_PROFILES) {
+		snprintf(flag[nflags], sizeof(flag[0]), "profile '%s' \"%s\"",
+			 name, key);
+		label = flag[nflags++];
+	}
+	json_array_foreach(list, i, v)
+	{
+		const char *path = json_string_value(v);
+
+		if (!path)
+			return bad(err, errlen, name, "a path is not a string");
+		copy = expand_tmp(path); /* lives as long as the run */
+		if (!copy)
+			return -ENOMEM;
+		ret = cli_add_req(c, copy, rights, label, err, errlen);
+		if (ret) {
+			free(copy);
+			return ret;
+		}
+		c->reqs[c->nreqs - 1].optional = builtin;
+	}
+	return 0;
+}
+
+/* "create": writable, made first; the profile's paths from the root
+ * request @from on that lie inside them need not exist yet. */
+static int add_created(struct cli *c, json_t *list, size_t from,
+		       const char *name, char *err, size_t errlen)
+{
+	int ret = add_roots(c, list, RIGHT_R | RIGHT_W, "create", name, false,
+			    err, errlen);
+
+	if (!ret)
+		ret = create(c, list, name, err, errlen);
+	if (!ret)
+		optional_inside(c, from, list);
+	return ret;
+}
+
+static int add_ports(struct cli *c, json_t *list, bool connect,
+		     const char *name, char *err, size_t errlen)
+{
+	char buf[32];
+	size_t i;
+	json_t *v;
+	int ret;
+
+	if (!json_is_array(list))
+		return bad(err, errlen, name,
+			   "\"connect\" and \"bind\" take a "
+			   "list of ports");
+	json_array_foreach(list, i, v)
+	{
+		if (json_is_integer(v))
+			snprintf(buf, sizeof(buf), "%lld",
+				 (long long)json_integer_value(v));
+		else if (json_is_string(v))
+			snprintf(buf, sizeof(buf), "%s", json_string_value(v));
+		else
+			return bad(err, errlen, name, "a port is not a number");
+		ret = cli_add_ports(c, buf, connect, err, errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int add_hosts(struct cli *c, json_t *list, const char *name, char *err,
+		     size_t errlen)
+{
+	size_t i;
+	json_t *v;
+	int ret;
+
+	if (!json_is_array(list))
+		return bad(err, errlen, name,
+			   "\"allow_hosts\" takes a list of hosts");
+	json_array_foreach(list, i, v)
+	{
+		if (!json_is_string(v))
+			return bad(err, errlen, name, "a host is not a string");
+		ret = cli_add_host(&c->policy, json_string_value(v), err,
+				   errlen);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int apply(struct cli *c, json_t *root, const char *name, bool builtin,
+		 char *err, size_t errlen)
+{
+	const char *key;
+	json_t *v;
+	size_t i, from = c->nreqs;
+	int ret = 0;
+
+	if (!json_is_object(root))
+		return bad(err, errlen, name, "not a JSON object");
+	json_object_foreach(root, key, v)
+	{
+		bool known = false;
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			known |= strcmp(key, keys[i]) == 0;
+		if (!known) {
+			snprintf(err, errlen, "profile '%s': unknown key '%s'",
+				 name, key);
+			return -EINVAL;
+		}
+	}
+	v = json_object_get(root, "mode");
+	if (v && !c->mode_set) {
+		const char *m = json_string_value(v);
+
+		if (!m || cli_set_mode(c, m))
+			return bad(err, errlen, name,
+				   "\"mode\" is read-only, workspace-write, "
+				   "workspace-net, full-dev or ci");
+	}
+	if ((v = json_object_get(root, "read")))
+		ret = add_roots(c, v, RIGHT_R, "read", name, builtin, err,
+				errlen);
+	if (!ret && (v = json_object_get(root, "write")))
+		ret = add_roots(c, v, RIGHT_R | RIGHT_W, "write", name, builtin,
+				err, errlen);
+	if (!ret && (v = json_object_get(root, "exec")))
+		ret = add_roots(c, v, RIGHT_R | RIGHT_X, "exec", name, builtin,
+				err, errlen);
+	if (!ret && (v = json_object_get(root, "connect_unix")))
+		ret = add_roots(c, v, RIGHT_U, "connect_unix", name, builtin,
+				err, errlen);
+	if (!ret && (v = json_object_get(root, "create")))
+		ret = add_created(c, v, from, name, err, errlen);
+	if (ret)
+		return ret;
+	v = json_object_get(root, "net");
+	if (v && !json_is_boolean(v))
+		return bad(err, errlen, name, "\"net\" is true or false");
+	if (v && !c->net_set)
+		c->policy.net = json_is_true(v) ? NET_ON : NET_OFF;
+	if ((v = json_object_get(root, "connect")))
+		ret = add_ports(c, v, true, name, err, errlen);
+	if (!ret && (v = json_object_get(root, "bind")))
+		ret = add_ports(c, v, false, name, err, errlen);
+	if (!ret && (v = json_object_get(root, "allow_hosts")))
+		ret = add_hosts(c, v, name, err, errlen);
+	if (ret)
+		return ret;
+	if ((v = json_object_get(root, "env"))) {
+		if (!json_is_array(v))
+			return bad(err, errlen, name,
+				   "\"env\" takes a list of names");
+		for (i = 0; !ret && i < json_array_size(v); i++) {
+			const char *e = json_string_value(json_array_get(v, i));
+
+			if (!e)
+				return bad(err, errlen, name,
+					   "a variable is not a string");
+			ret = cli_add_env(&c->policy, e, err, errlen);
+		}
+	}
+	v = json_object_get(root, "inherit_env");
+	if (v && !json_is_boolean(v))
+		return bad(err, errlen, name,
+			   "\"inherit_env\" is true or false");
+	if (v && json_is_true(v) && !c->env_set)
+		c->policy.env = ENV_INHERIT;
+	return ret;
+}
+
+static const char *builtin(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(builtins[i].name, name) == 0)
+			return builtins[i].json;
+	return NULL;
+}
+
+bool profile_is_file(const char *name)
+{
+	return strchr(name, '/') || !builtin(name);
+}
+
+static int apply_all(struct cli *c, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < c->nprofiles; i++) {
+		const char *name = c->profiles[i];
+		const char *text = strchr(name, '/') ? NULL : builtin(name);
+		json_error_t je;
+		json_t *root;
+		int ret;
+
+		if (text) {
+			root = json_loads(text, 0, &je);
+		} else {
+			root = json_load_file(name, JSON_REJECT_DUPLICATES,
+					      &je);
+			if (!root && !strchr(name, '/') && !strchr(name, '.')) {
+				snprintf(
+					err, errlen,
+					"--profile '%s': no such file, and not "
+					"a built-in profile (cordon --help "
+					"lists them)",
+					name);
+				return -ENOENT;
+			}
+		}
+		if (!root) {
+			snprintf(err, errlen, "--profile '%s': line %d: %s",
+				 name, je.line, je.text);
+			return -EINVAL;
+		}
+		ret = apply(c, root, name, text != NULL, err, errlen);
+		json_decref(root);
+		if (ret && !strstr(err, name)) {
+			/* a flag's message (a bad port, a bad variable):
+			 * say which profile it came from */
+			char flagmsg[512];
+
+			snprintf(flagmsg, sizeof(flagmsg), "%s", err);
+			snprintf(err, errlen, "profile '%s': %s", name,
+				 flagmsg);
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* The toolchains' built-in profiles, which the full-dev mode holds. */
+static const char *const toolchains[] = { "cargo",  "npm",    "pip",  "go",
+					  "ccache", "gradle", "maven" };
+
+/* full-dev: every toolchain's caches and variables, as if each were
+ * named with --profile (their paths skipped where this host lacks
+ * them). */
+static int apply_full_dev(struct cli *c, char *err, size_t errlen)
+{
+	json_error_t je;
+	int ret = 0;
+
+	for (size_t i = 0;
+	     !ret && i < sizeof(toolchains) / sizeof(toolchains[0]); i++) {
+		json_t *root = json_loads(builtin(toolchains[i]), 0, &je);
+
+		if (!root)
+			return -ENOMEM;
+		ret = apply(c, root, "full-dev", true, err, errlen);
+		json_decref(root);
+	}
+	return ret;
+}
+
+int profile_apply(struct cli *c, char *err, size_t errlen)
+{
+	int ret = apply_all(c, err, errlen);
+
+	if (!ret && c->mode == MODE_FULL_DEV)
+		ret = apply_full_dev(c, err, errlen);
+	/* a key or a value of the profile may hold a newline or an escape:
+	 * the message stays one line, for a terminal */
+	if (ret)
+		cli_oneline(err);
+	return ret;
+}

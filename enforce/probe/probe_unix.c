@@ -1,0 +1,102 @@
+/*
+ * probe_unix.c - the probe's check of a UNIX socket bound after the
+ * start: the attempt (inside, its broker served by the probe as the
+ * supervisor serves a command's) waits for a socket that the parent
+ * binds in the directory outside the roots once the sandbox holds, and
+ * connects by the system call itself; the parent sees from its
+ * listener whether anything arrived.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "enforce/probe/probe_checks.h"
+
+static struct sockaddr_un late_addr(const struct ctx *c)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	size_t n = strnlen(c->late, sizeof(sun.sun_path) - 1);
+
+	memcpy(sun.sun_path, c->late, n); /* c->out is short: it fits */
+	return sun;
+}
+
+static int try_late(struct ctx *c)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	struct sockaddr_un sun = late_addr(c);
+	struct stat st;
+	int fd, ret = 0;
+
+	/* as the exec of a command makes it: the broker takes the socket
+	 * from it with pidfd_getfd() (pid 1, whose child this is, is
+	 * undumpable, and a fork keeps that) */
+	prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+	for (int i = 0; i < 300 && stat(c->late, &st) != 0; i++)
+		nanosleep(&tick, NULL);
+	fd = (int)syscall(SYS_socket, AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return errno;
+	if (syscall(SYS_connect, fd, &sun, sizeof(sun)) < 0)
+		ret = errno;
+	close(fd);
+	return ret;
+}
+
+/* Bound beside, listening, then renamed into place: the attempt, which
+ * connects as soon as the name exists, never finds it not listening. */
+static void bind_late(struct ctx *c)
+{
+	struct sockaddr_un sun = late_addr(c);
+	size_t n = strlen(sun.sun_path);
+	char tmp[sizeof(sun.sun_path)];
+
+	if (n + 5 > sizeof(sun.sun_path))
+		return;
+	memcpy(sun.sun_path + n, ".new", 5);
+	memcpy(tmp, sun.sun_path, n + 5);
+	c->late_fd =
+		socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (c->late_fd >= 0 &&
+	    (bind(c->late_fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
+	     listen(c->late_fd, 8) < 0 || rename(tmp, c->late) < 0)) {
+		close(c->late_fd);
+		c->late_fd = -1;
+		unlink(tmp);
+	}
+}
+
+static bool late_contacted(struct ctx *c)
+{
+	int fd = c->late_fd >= 0 ? accept4(c->late_fd, NULL, NULL, SOCK_CLOEXEC)
+				 : -1;
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+static void unbind_late(struct ctx *c)
+{
+	if (c->late_fd >= 0)
+		close(c->late_fd);
+	c->late_fd = -1;
+	unlink(c->late);
+}
+
+const struct check probe_unix_checks[] = {
+	{ "broker", "connect to a UNIX socket bound after the start", try_late,
+	  late_contacted, unbind_late, PROBE_WHOLE, bind_late, false },
+};
+
+const size_t probe_unix_nchecks =
+	sizeof(probe_unix_checks) / sizeof(probe_unix_checks[0]);

@@ -1,0 +1,181 @@
+/*
+ * launch.c - what a plain run (main.c) and a session (session.c) share
+ * on their way into the sandbox: one implementation of the policy's
+ * roots, the refusal, the shim and the fork into the boundary.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "enforce/policy/citmp.h"
+#include "enforce/run/launch.h"
+#include "enforce/learn/learn.h"
+#include "enforce/policy/modes.h"
+#include "enforce/linux/notes.h"
+#include "enforce/base/platform.h"
+#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/roots.h"
+#include "enforce/base/say.h"
+#include "enforce/run/shimenv.h"
+#include "enforce/base/spawn.h"
+
+static int enforce(const struct policy *p, const struct feature_set *fs,
+		   int kernel, const char *keep, bool learning, int gate)
+{
+	char err[512] = "";
+	int ret = platform_enforce(p, fs, kernel, keep, learning, gate, err,
+				   sizeof(err));
+
+	if (ret && err[0])
+		say_error("%s", err);
+	return ret;
+}
+
+/* The gate's socketpair (platform_gate()), before the fork; the
+ * report socket, which every shim sends its records to, is one the
+ * broker lets through (a file root: named in no message). */
+static int open_gate(struct cli *c, const struct feature_set *fs,
+		     struct supervisor *sup, int gate[2])
+{
+	int on = 1;
+
+	gate[0] = gate[1] = -1;
+	if (!platform_gate(fs, &c->policy, c->cmd == CMD_LEARN))
+		return 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) < 0 ||
+	    setsockopt(gate[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0)
+		return -errno;
+	if (sup->sock >= 0)
+		return policy_add_root(&c->policy, sup->sockpath, RIGHT_U,
+				       ORIGIN_DEFAULT, false);
+	return 0;
+}
+
+int launch_prepare(struct cli *c, struct launch *l, struct supervisor *sup)
+{
+	struct policy *p = &c->policy;
+	char err[512 + PATH_BUF];
+	char **from;
+	int ret;
+
+	memset(l, 0, sizeof(*l));
+	l->sup = sup;
+	if (modes_prepare(c, err, sizeof(err)) ||
+	    roots_build(c, p, err, sizeof(err)) ||
+	    citmp_refuse(p, err, sizeof(err))) {
+		say_error("%s", err);
+		return EXIT_CORDON;
+	}
+	l->kernel = platform_features(p, &l->fs);
+	if (feature_missing(&l->fs)) {
+		if (!p->best_effort) {
+			notes_refusal(&l->fs, l->kernel);
+			return EXIT_CORDON;
+		}
+		notes_best_effort(&l->fs, l->kernel);
+	}
+	if (!p->quiet)
+		notes_before_run(c, &l->fs);
+	/* hosts allowed: the proxy's variables; where no network namespace
+	 * can be made (--best-effort, noted above), no network at all */
+	if (p->net == NET_HOSTS && c->cmd != CMD_LEARN) {
+		if (!feature_layer_ok(&l->fs, "hosts") ||
+		    !feature_layer_ok(&l->fs, "mount"))
+			p->net = NET_OFF;
+		else if (policy_proxy_env(p)) {
+			say_error("cannot set the proxy's variables");
+			return EXIT_CORDON;
+		}
+	}
+	ret = platform_roots(p, &l->fs, c->cmd == CMD_LEARN);
+	if (ret) {
+		say_error("cannot add the terminal's root: %s", strerror(-ret));
+		return EXIT_CORDON;
+	}
+	from = modes_environ(c);
+	l->envp = from ? shimenv_scrubbed(p, from, &l->cap) : NULL;
+	if (!l->envp) {
+		say_error("cannot build the environment: %s", strerror(ENOMEM));
+		return EXIT_CORDON;
+	}
+	if (c->no_shim && c->cmd == CMD_LEARN) {
+		say_error("learn needs the shim: it is what records; drop "
+			  "--no-shim");
+		return EXIT_CORDON;
+	}
+	if (c->no_shim) {
+		sup->sock = -1; /* nothing reports, nothing is logged */
+		sup->log = AUDITLOG_NONE;
+		budget_init(&sup->budget, 1);
+	} else if (shimenv_prepare(c, l->envp, l->cap, sup))
+		return EXIT_CORDON;
+	return 0;
+}
+
+pid_t launch_start(struct cli *c, struct launch *l,
+		   int (*inside)(struct cli *c, struct launch *l, void *arg),
+		   void *arg)
+{
+	bool learning = c->cmd == CMD_LEARN;
+	struct supervisor *sup = l->sup;
+	int gate[2], ret;
+	pid_t pid;
+
+	ret = open_gate(c, &l->fs, sup, gate);
+	if (ret) {
+		say_error("cannot make the broker's channel: %s",
+			  strerror(-ret));
+		return -1;
+	}
+	fflush(NULL);
+	pid = platform_fork(&l->fs, learning);
+	if (pid < 0) {
+		/* -2: the namespaces refused, and said so (ns.c) */
+		if (pid == -1)
+			say_error("cannot start the command: %s",
+				  strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		/* pid 1 closes what is close-on-exec when it seals itself
+		 * (pid1.c); the gate's end is closed once it has served */
+		if (gate[0] >= 0) {
+			close(gate[0]);
+			fcntl(gate[1], F_SETFD, 0);
+		}
+		if (enforce(learning ? learn_kernel_policy(&c->policy)
+				     : &c->policy,
+			    &l->fs, l->kernel,
+			    sup->sock >= 0 ? sup->sockpath : NULL, learning,
+			    gate[1]))
+			_exit(EXIT_CORDON);
+		_exit(inside(c, l, arg));
+	}
+	if (gate[0] >= 0) {
+		close(gate[1]);
+		ret = platform_gate_serve(gate[0], &c->policy,
+					  supervise_broker_record, sup,
+					  &l->served);
+		if (ret) {
+			say_error("cannot serve the broker: %s",
+				  strerror(-ret));
+			kill(pid, SIGKILL);
+			while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+				;
+			return -1;
+		}
+	}
+	return pid;
+}
+
+void launch_stop(struct launch *l)
+{
+	platform_gate_stop(l->served);
+	l->served = NULL;
+}
