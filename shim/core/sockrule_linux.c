@@ -10,8 +10,8 @@
  * listen() without bind() binds an ephemeral port on every address, and
  * a sendto() with MSG_FASTOPEN connects without the connect() that
  * Landlock checks; the filter closes the second, and with TCP ports
- * allowed the broker the first: enforce/broker/broker_own.c).  In its own namespace
- * the filter lets TCP sockets be made, as with TCP ports only: then
+ * allowed the broker the first: enforce/broker/broker_own.c).  In its own
+ * namespace the filter lets TCP sockets be made, as with TCP ports only: then
  * every IPv4 and IPv6 socket that is not plain TCP is refused (Landlock
  * sees TCP only).  Packet sockets are refused unless the network is on.
  * sockrule_check() takes the strict reading (no namespace): the shim
