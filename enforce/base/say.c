@@ -9,9 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enforce/cli/cli.h"
 #include "enforce/base/say.h"
 #include "shim/core/path.h"
+
+void say_oneline(char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			*s = '?';
+}
 
 void say_error(const char *fmt, ...)
 {
@@ -21,6 +27,6 @@ void say_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	cli_oneline(line);
+	say_oneline(line);
 	fprintf(stderr, "cordon: %s\n", line);
 }

@@ -9,4 +9,8 @@
  * arguments (a path, a profile's key) shown as '?'. */
 void say_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Replace control characters (a newline in a path) with '?', so that a
+ * message stays one line whatever the user typed. */
+void say_oneline(char *s);
+
 #endif

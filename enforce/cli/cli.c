@@ -14,13 +14,7 @@
 
 #include "enforce/cli/cli.h"
 #include "enforce/proxy/proxy_parse.h"
-
-void cli_oneline(char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			*s = '?';
-}
+#include "enforce/base/say.h"
 
 static const char *const mode_names[] = {
 	[MODE_READ_ONLY] = "read-only",
@@ -90,7 +84,7 @@ __attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen,
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
-	cli_oneline(err);
+	say_oneline(err);
 	return -EINVAL;
 }
 

@@ -103,10 +103,6 @@ int cli_settle_net(struct cli *c, char *err, size_t errlen);
 int cli_add_ports(struct cli *c, const char *arg, bool connect, char *err,
 		  size_t errlen);
 
-/* Replace control characters (a newline in a path) with '?', so that a
- * message stays one line whatever the user typed. */
-void cli_oneline(char *s);
-
 /* The --help text. */
 extern const char cli_usage[];
 

@@ -16,6 +16,7 @@
 
 #include "enforce/darwin/darwin.h"
 #include "enforce/policy/roots.h"
+#include "enforce/base/home.h"
 
 /* @path resolved into @out (PATH_BUF), or NULL when it is not there. */
 static const char *resolved(const char *path, char *out)
@@ -108,7 +109,7 @@ void darwin_host_facts(struct darwin_host *d, const struct policy *p,
 	d->h.tmp = link_target("/tmp", d->tmp);
 	d->h.var = link_target("/var", d->var);
 	d->h.etc = link_target("/etc", d->etc);
-	d->h.home = resolved(roots_home(), d->home);
+	d->h.home = resolved(home_dir(), d->home);
 	d->h.tmpdir = user_dir(_CS_DARWIN_USER_TEMP_DIR, d->tmpdir);
 	d->h.cachedir = user_dir(_CS_DARWIN_USER_CACHE_DIR, d->cachedir);
 	d->h.tty = terminal(d->tty);

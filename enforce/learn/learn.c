@@ -48,6 +48,7 @@
 #include <unistd.h>
 
 #include "enforce/learn/learn.h"
+#include "enforce/report/tally.h"
 #include "enforce/learn/learn_elf.h"
 #include "enforce/learn/learn_check.h"
 #include "enforce/learn/learn_fold.h"
@@ -59,6 +60,7 @@
 #include "shim/core/path.h"
 #include "shim/core/shebang.h"
 #include "shim/core/strbuf.h"
+#include "enforce/base/home.h"
 
 #define SHEBANG_HOPS 4 /* interpreters of interpreters: the kernel's */
 #define ELF_DEPTH    8 /* libraries of libraries */
@@ -233,7 +235,7 @@ void learn_start(const struct cli *c)
 	const char *tmpdir = getenv("TMPDIR");
 
 	learn_fold_mark(&run.start);
-	learn_guard_init(&guard, roots_home(), c->output);
+	learn_guard_init(&guard, home_dir(), c->output);
 	run.home = guard.home[0] ? guard.home : NULL;
 	allow_broad = c->allow_broad;
 	hold_output(c->output);
@@ -246,6 +248,7 @@ void learn_start(const struct cli *c)
 	mode_name = c->mode_set ? cli_mode_name(c->mode) : NULL;
 	if (c->argv && c->argv[0])
 		note_command(c->argv[0]);
+	tally_learn_to(learn_note);
 }
 
 /* Mark each path only seen on the way to a path with rights: a root

@@ -37,6 +37,7 @@
 #include "enforce/policy/roots.h"
 #include "shim/core/policy.h"
 #include "shim/core/strbuf.h"
+#include "enforce/base/home.h"
 
 /* @path resolved as the kernel would (the missing tail lexically), else
  * normalised; "" when neither. */
@@ -55,7 +56,7 @@ void learn_guard_init(struct learn_guard *g, const char *home,
 	memset(g, 0, sizeof(*g));
 	if (home && home[0] == '/')
 		settle(home, g->home);
-	if (roots_state_dir(buf) == 0)
+	if (home_state_dir(buf) == 0)
 		settle(buf, g->state);
 	if (profile && profile[0] == '/')
 		settle(profile, g->profile);

@@ -12,6 +12,7 @@
 #include "enforce/linux/notes.h"
 #include "enforce/base/platform.h"
 #include "enforce/policy/roots.h"
+#include "enforce/base/home.h"
 
 void notes_refusal(const struct feature_set *fs, int kernel)
 {
@@ -66,7 +67,7 @@ static void note_advisory(const struct feature_set *fs)
 
 static void warn_workspace(const struct policy *p)
 {
-	const char *home = roots_home();
+	const char *home = home_dir();
 	char cwd[PATH_BUF];
 
 	if (!getcwd(cwd, sizeof(cwd)))

@@ -29,10 +29,9 @@
 #include "enforce/policy/citmp.h"
 #include "enforce/base/procfs.h"
 #include "enforce/base/rmtree.h"
-#include "enforce/policy/roots.h"
 #include "enforce/base/say.h"
-#include "enforce/report/supervise.h"
 #include "shim/core/path.h"
+#include "enforce/base/home.h"
 
 /* <state>/ci, held from citmp_prepare() to citmp_remove() */
 static int ci_fd = -1;
@@ -52,7 +51,7 @@ static void say_left(const char *path, const struct rmtree_left *l)
 static int open_ci(char state[PATH_BUF], char *err, size_t errlen)
 {
 	struct stat seen, st;
-	int sfd, fd, ret = supervise_state_dir(state);
+	int sfd, fd, ret = home_state_make(state);
 
 	if (ret) {
 		snprintf(err, errlen,
@@ -220,7 +219,7 @@ int citmp_refuse(const struct policy *p, char *err, size_t errlen)
 {
 	char state[PATH_BUF], canon[PATH_BUF], own[PATH_BUF] = "";
 
-	if (roots_state_dir(state) || path_resolve(AT_FDCWD, state, 0, canon))
+	if (home_state_dir(state) || path_resolve(AT_FDCWD, state, 0, canon))
 		return 0;
 	if (ci_name[0])
 		path_resolve(AT_FDCWD, ci_path, 0, own);

@@ -42,10 +42,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "enforce/base/home.h"
 #include "enforce/policy/profile.h"
-#include "enforce/policy/roots.h"
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
+#include "enforce/base/say.h"
 
 static const struct {
 	const char *name;
@@ -118,21 +119,9 @@ static char *expand_tmp(const char *path)
 static int make_dirs(const char *path)
 {
 	char buf[PATH_BUF];
-	int ret = roots_expand(path, buf);
+	int ret = home_expand(path, buf);
 
-	for (char *s = buf + 1; !ret; s++) {
-		char keep = *s;
-
-		if (keep != '/' && keep != '\0')
-			continue;
-		*s = '\0';
-		if (mkdir(buf, 0777) < 0 && errno != EEXIST)
-			ret = -errno;
-		*s = keep;
-		if (!keep)
-			break;
-	}
-	return ret;
+	return ret ? ret : home_mkdirs(buf, 0777);
 }
 
 /* Make the directories of "create" (not for `cordon explain`). */
@@ -460,6 +449,6 @@ int profile_apply(struct cli *c, char *err, size_t errlen)
 	/* a key or a value of the profile may hold a newline or an escape:
 	 * the message stays one line, for a terminal */
 	if (ret)
-		cli_oneline(err);
+		say_oneline(err);
 	return ret;
 }

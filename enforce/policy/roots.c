@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +26,7 @@
 #include "enforce/base/say.h"
 #include "enforce/policy/rundir.h"
 #include "enforce/policy/policy_edit.h"
+#include "enforce/base/home.h"
 
 #define RX (RIGHT_R | RIGHT_X)
 #define RW (RIGHT_R | RIGHT_W)
@@ -53,35 +53,6 @@ const char *const roots_dotfiles[] = {
 	".mkshrc",	".cshrc",   ".tcshrc",	     ".config/fish",
 	NULL,
 };
-
-const char *roots_home(void)
-{
-	const char *home = getenv("HOME");
-	struct passwd *pw;
-
-	if (home && *home == '/')
-		return home;
-	pw = getpwuid(getuid());
-	return pw && pw->pw_dir ? pw->pw_dir : NULL;
-}
-
-int roots_expand(const char *path, char out[PATH_BUF])
-{
-	const char *home;
-	int n;
-
-	if (path[0] == '~' && (path[1] == '\0' || path[1] == '/')) {
-		home = roots_home();
-		if (!home)
-			return -ENOENT;
-		n = snprintf(out, PATH_BUF, "%s%s", home, path + 1);
-	} else {
-		n = snprintf(out, PATH_BUF, "%s", path);
-	}
-	if (n < 0 || n >= PATH_BUF)
-		return -ENAMETOOLONG;
-	return 0;
-}
 
 /* Apply @name (@n bytes) to the resolved prefix @res[0..*@len) of a
  * walk when it is "." (nothing) or ".." (up one); false for a name. */
@@ -190,7 +161,7 @@ static int add(struct policy *p, const char *path, unsigned int rights,
 	struct stat st;
 	int ret;
 
-	ret = roots_expand(path, buf);
+	ret = home_expand(path, buf);
 	if (ret)
 		return ret;
 	ret = path_resolve(AT_FDCWD, buf, 0, canon);
@@ -328,7 +299,7 @@ static int protect_profiles(struct policy *p, const struct cli *c)
 static int protect_defaults(struct policy *p, const struct cli *c)
 {
 	char buf[PATH_BUF], self[PATH_BUF];
-	const char *home = roots_home();
+	const char *home = home_dir();
 	int ret = gitguard_find(p);
 
 	for (size_t i = 0; !ret && home && roots_dotfiles[i]; i++)
@@ -339,7 +310,7 @@ static int protect_defaults(struct policy *p, const struct cli *c)
 		ret = protect_write(p, self);
 	if (!ret)
 		ret = protect_profiles(p, c);
-	if (!ret && roots_state_dir(buf) == 0)
+	if (!ret && home_state_dir(buf) == 0)
 		ret = protect_write(p, buf);
 	/* the runtime directories of cordon's sockets */
 	if (!ret)
@@ -356,11 +327,11 @@ static int protect_defaults(struct policy *p, const struct cli *c)
 static void warn_wide(const struct root_req *r)
 {
 	char buf[PATH_BUF], canon[PATH_BUF], home[PATH_BUF];
-	const char *h = roots_home();
+	const char *h = home_dir();
 	const char *what = "/";
 
 	if (!(r->rights & RIGHT_W) || strncmp(r->flag, "profile ", 8) != 0 ||
-	    roots_expand(r->path, buf) != 0 ||
+	    home_expand(r->path, buf) != 0 ||
 	    path_resolve(AT_FDCWD, buf, 0, canon) != 0)
 		return;
 	if (strcmp(canon, "/") != 0) {
@@ -412,19 +383,4 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 			 "cannot protect the git and shell files: %s",
 			 strerror(-ret));
 	return ret;
-}
-
-int roots_state_dir(char out[PATH_BUF])
-{
-	const char *xdg = getenv("XDG_STATE_HOME");
-	const char *home = roots_home();
-	int n;
-
-	if (xdg && *xdg == '/')
-		n = snprintf(out, PATH_BUF, "%s/cordon", xdg);
-	else if (home)
-		n = snprintf(out, PATH_BUF, "%s/.local/state/cordon", home);
-	else
-		return -ENOENT;
-	return n < 0 || n >= PATH_BUF ? -ENAMETOOLONG : 0;
 }

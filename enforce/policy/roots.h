@@ -21,20 +21,8 @@ int roots_build(const struct cli *c, struct policy *p, char *err,
 /* Add the system, device, /proc and dotfile defaults to @p. */
 int roots_add_system(struct policy *p);
 
-/* Expand a leading "~" or "~/" to the home directory into @out.
- * Return: 0, -ENOENT (no home), -ENAMETOOLONG. */
-int roots_expand(const char *path, char out[PATH_BUF]);
-
-/* cordon's state directory (the audit log's), not made here:
- * $XDG_STATE_HOME/cordon or ~/.local/state/cordon.
- * Return: 0, -ENOENT (no home), -ENAMETOOLONG. */
-int roots_state_dir(char out[PATH_BUF]);
-
 /* The shell's startup files, relative to $HOME, NULL-ended: readable
  * by default, protected from writing in a writable home. */
 extern const char *const roots_dotfiles[];
-
-/* $HOME when absolute, else the password database's; NULL if neither. */
-const char *roots_home(void);
 
 #endif

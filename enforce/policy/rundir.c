@@ -35,10 +35,9 @@
 
 #include "enforce/policy/protect.h"
 #include "enforce/base/record.h"
-#include "enforce/policy/roots.h"
 #include "enforce/policy/rundir.h"
 #include "enforce/base/say.h"
-#include "enforce/report/supervise.h"
+#include "enforce/base/home.h"
 
 #define MARK ".xdg-refused"
 
@@ -224,7 +223,7 @@ int rundir_state_sub(const char *sub, char path[PATH_BUF], int *fd, char *err,
 		     size_t errlen)
 {
 	char state[PATH_BUF], why[PATH_BUF + 128];
-	int ret = supervise_state_dir(state);
+	int ret = home_state_make(state);
 
 	if (ret) {
 		snprintf(err, errlen,
@@ -416,28 +415,4 @@ int rundir_report(size_t room, char path[PATH_BUF], int *fd, char *err,
 	}
 	snprintf(path, PATH_BUF, "%s", tmp);
 	return 0;
-}
-
-void rundir_report_check(struct supervisor *s)
-{
-	char rule[PATH_BUF + 160];
-	const char *name;
-	struct stat st;
-	json_t *more;
-
-	if (s->sock < 0 || !s->sock_ino || !(name = strrchr(s->sockpath, '/')))
-		return;
-	if (fstatat(s->sockdir, name + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-	    st.st_dev == s->sock_dev && st.st_ino == s->sock_ino)
-		return;
-	snprintf(rule, sizeof(rule),
-		 "the report socket '%s' was moved or replaced during the "
-		 "run: the shims sent nothing after that, and this log lacks "
-		 "their reports",
-		 s->sockpath);
-	fprintf(stderr, "cordon: %s\n", rule);
-	more = json_pack("{s:s}", "path", s->sockpath);
-	supervise_record(s, record_new(RECORD_LAUNCHER, "report-socket", "note",
-				       rule, more));
-	json_decref(more);
 }

@@ -80,11 +80,4 @@ bool rundir_reached(const struct policy *p, const char *dir);
  * /run/user/UID/cordon. */
 int rundir_protect(struct policy *p);
 
-struct supervisor;
-
-/* At the end of a run or a session: if the report socket's file is not
- * the one bound any more (moved, replaced), say it in one line and in a
- * record of the launcher's own: reports after that were not sent. */
-void rundir_report_check(struct supervisor *s);
-
 #endif

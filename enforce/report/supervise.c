@@ -47,6 +47,7 @@
 #include "enforce/policy/rundir.h"
 #include "enforce/base/spawn.h"
 #include "enforce/report/supervise.h"
+#include "enforce/base/home.h"
 
 /* Datagrams read at once before the command's state is looked at. */
 #define DRAIN_BATCH 4096
@@ -59,33 +60,10 @@ static void forward(int sig)
 		kill(child, sig);
 }
 
-/* mkdir -p with mode 0700 for what it creates. */
-static int make_dirs(char *path)
-{
-	for (char *s = path + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
-			*s = '/';
-			return -errno;
-		}
-		*s = '/';
-	}
-	return mkdir(path, 0700) < 0 && errno != EEXIST ? -errno : 0;
-}
-
-int supervise_state_dir(char out[PATH_BUF])
-{
-	int ret = roots_state_dir(out);
-
-	return ret ? ret : make_dirs(out);
-}
-
 int supervise_default_log(char out[PATH_BUF])
 {
 	char dir[PATH_BUF];
-	int ret = supervise_state_dir(dir);
+	int ret = home_state_make(dir);
 
 	if (ret)
 		return ret;
@@ -534,7 +512,7 @@ int supervise_wait(struct supervisor *s, pid_t pid)
 	supervise_drain(s);
 	note_sigsys(s, pid, st, relayed);
 	supervise_note_losses(s);
-	rundir_report_check(s);
+	supervise_report_check(s);
 	return exit_status(st);
 }
 
@@ -576,4 +554,28 @@ static void swept(const struct gitguard_event *e, void *arg)
 void supervise_sweep(struct supervisor *s, const struct policy *p)
 {
 	gitguard_sweep(p, swept, s);
+}
+
+void supervise_report_check(struct supervisor *s)
+{
+	char rule[PATH_BUF + 160];
+	const char *name;
+	struct stat st;
+	json_t *more;
+
+	if (s->sock < 0 || !s->sock_ino || !(name = strrchr(s->sockpath, '/')))
+		return;
+	if (fstatat(s->sockdir, name + 1, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_dev == s->sock_dev && st.st_ino == s->sock_ino)
+		return;
+	snprintf(rule, sizeof(rule),
+		 "the report socket '%s' was moved or replaced during the "
+		 "run: the shims sent nothing after that, and this log lacks "
+		 "their reports",
+		 s->sockpath);
+	fprintf(stderr, "cordon: %s\n", rule);
+	more = json_pack("{s:s}", "path", s->sockpath);
+	supervise_record(s, record_new(RECORD_LAUNCHER, "report-socket", "note",
+				       rule, more));
+	json_decref(more);
 }

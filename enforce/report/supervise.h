@@ -71,9 +71,6 @@ struct supervisor {
 			     * member (supervise_prepare) */
 };
 
-/* ~/.local/state/cordon (or $XDG_STATE_HOME/cordon), created (0700). */
-int supervise_state_dir(char out[PATH_BUF]);
-
 /* ~/.local/state/cordon/audit.jsonl ($XDG_STATE_HOME), its dir created. */
 int supervise_default_log(char out[PATH_BUF]);
 
@@ -123,5 +120,10 @@ void supervise_broker_record(void *arg, json_t *rec);
 void supervise_sweep(struct supervisor *s, const struct policy *p);
 
 void supervise_close(struct supervisor *s);
+
+/* At the end of a run or a session: if the report socket's file is not
+ * the one bound any more (moved, replaced), say it in one line and in a
+ * record of the launcher's own: reports after that were not sent. */
+void supervise_report_check(struct supervisor *s);
 
 #endif

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/learn/learn.h"
 #include "enforce/proxy/proxy_parse.h"
 #include "enforce/report/tally.h"
 #include "shim/core/rule.h"
@@ -259,6 +258,14 @@ static void note_unshimmed(struct tally *t, const char *program,
 	}
 }
 
+/* Who takes the "learn" records (cordon learn: learn.c), if anyone. */
+static void (*learner)(json_t *record);
+
+void tally_learn_to(void (*note)(json_t *record))
+{
+	learner = note;
+}
+
 void tally_note(struct tally *t, json_t *record)
 {
 	const char *op = field(record, "operation");
@@ -270,7 +277,8 @@ void tally_note(struct tally *t, json_t *record)
 		return;
 	}
 	if (strcmp(verdict, "learn") == 0) {
-		learn_note(record);
+		if (learner)
+			learner(record);
 		return;
 	}
 	if (strcmp(verdict, "deny") != 0)

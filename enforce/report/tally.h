@@ -93,6 +93,11 @@ void tally_init(struct tally *t);
  * (learn.h). */
 void tally_note(struct tally *t, json_t *record);
 
+/* Hand every "learn" record tally_note() sees to @note (NULL: drop
+ * them): `cordon learn` (learn.c) registers itself here, so that the
+ * reports never call up into it. */
+void tally_learn_to(void (*note)(json_t *record));
+
 /* Does @path lie in one of @own (NULL-ended: cordon's audit log and
  * state), which no option grants? */
 bool tally_is_own(const char *path, const char *const own[]);

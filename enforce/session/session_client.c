@@ -60,7 +60,7 @@ static int no_session(const char *id, int err)
 	char safe[64];
 
 	snprintf(safe, sizeof(safe), "%s", id);
-	cli_oneline(safe);
+	say_oneline(safe);
 	if (err == -EKEYREJECTED)
 		return EXIT_CORDON; /* said (session_trust.c) */
 	if (err == -EINVAL)

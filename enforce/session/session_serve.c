@@ -519,7 +519,7 @@ void session_end(struct session *s)
 		supervise_drain(&s->sup);
 	launch_stop(&s->l);
 	supervise_note_losses(&s->sup); /* the limits are the session's */
-	rundir_report_check(&s->sup);
+	supervise_report_check(&s->sup);
 	/* what the calls planted for git outside, moved aside once nothing
 	 * inside runs (gitguard.h): records of the launcher's own */
 	if (s->c->policy.nroots)

@@ -15,27 +15,28 @@
  * as they were after each test.
  */
 #include "tests/unit/roots_fixture.h"
+#include "enforce/base/home.h"
 
 TestSuite(roots, .init = setup, .fini = teardown);
 
-/* ---- roots_expand, roots_home, roots_state_dir --------------------- */
+/* ---- home_expand, home_dir, home_state_dir --------------------- */
 
 Test(roots, a_leading_tilde_is_the_home)
 {
 	char out[PATH_BUF];
 
-	cr_assert_eq(roots_expand("~", out), 0);
+	cr_assert_eq(home_expand("~", out), 0);
 	cr_assert_str_eq(out, in_t("home"));
-	cr_assert_eq(roots_expand("~/a/b", out), 0);
+	cr_assert_eq(home_expand("~/a/b", out), 0);
 	cr_assert_str_eq(out, in_t("home/a/b"));
-	cr_assert_eq(roots_expand("~/", out), 0);
+	cr_assert_eq(home_expand("~/", out), 0);
 	cr_assert_str_eq(out, in_t("home/"));
 	/* ~user and a tilde elsewhere are names like any other */
-	cr_assert_eq(roots_expand("~root/x", out), 0);
+	cr_assert_eq(home_expand("~root/x", out), 0);
 	cr_assert_str_eq(out, "~root/x");
-	cr_assert_eq(roots_expand("/a/~/b", out), 0);
+	cr_assert_eq(home_expand("/a/~/b", out), 0);
 	cr_assert_str_eq(out, "/a/~/b");
-	cr_assert_eq(roots_expand("rel", out), 0);
+	cr_assert_eq(home_expand("rel", out), 0);
 	cr_assert_str_eq(out, "rel");
 }
 
@@ -47,13 +48,13 @@ Test(roots, an_expansion_too_long_is_refused)
 	memset(home, 'h', PATH_BUF - 8);
 	home[0] = '/';
 	setenv("HOME", home, 1);
-	cr_assert_eq(roots_expand("~/1234567", out), -ENAMETOOLONG);
-	cr_assert_eq(roots_expand("~/123456", out), 0);
+	cr_assert_eq(home_expand("~/1234567", out), -ENAMETOOLONG);
+	cr_assert_eq(home_expand("~/123456", out), 0);
 	memset(path, 'p', PATH_BUF);
 	path[0] = '/';
-	cr_assert_eq(roots_expand(path, out), -ENAMETOOLONG);
+	cr_assert_eq(home_expand(path, out), -ENAMETOOLONG);
 	path[PATH_BUF - 1] = '\0';
-	cr_assert_eq(roots_expand(path, out), 0);
+	cr_assert_eq(home_expand(path, out), 0);
 }
 
 Test(roots, home_is_an_absolute_HOME_else_the_password_database)
@@ -61,15 +62,15 @@ Test(roots, home_is_an_absolute_HOME_else_the_password_database)
 	struct passwd *pw = getpwuid(getuid());
 	const char *db = pw ? pw->pw_dir : NULL;
 
-	cr_assert_str_eq(roots_home(), in_t("home"));
+	cr_assert_str_eq(home_dir(), in_t("home"));
 	cr_assert_not_null(db, "no password entry for uid %u", getuid());
 	cr_assert_str_neq(db, in_t("home"));
 	setenv("HOME", "relative/home", 1);
-	cr_assert_str_eq(roots_home(), db);
+	cr_assert_str_eq(home_dir(), db);
 	setenv("HOME", "", 1);
-	cr_assert_str_eq(roots_home(), db);
+	cr_assert_str_eq(home_dir(), db);
 	unsetenv("HOME");
-	cr_assert_str_eq(roots_home(), db);
+	cr_assert_str_eq(home_dir(), db);
 }
 
 Test(roots, the_state_dir_is_under_XDG_STATE_HOME_or_the_home)
@@ -77,19 +78,19 @@ Test(roots, the_state_dir_is_under_XDG_STATE_HOME_or_the_home)
 	static char xdg[PATH_BUF];
 	char out[PATH_BUF];
 
-	cr_assert_eq(roots_state_dir(out), 0);
+	cr_assert_eq(home_state_dir(out), 0);
 	cr_assert_str_eq(out, in_t("home/.local/state/cordon"));
 	setenv("XDG_STATE_HOME", in_t("state"), 1);
-	cr_assert_eq(roots_state_dir(out), 0);
+	cr_assert_eq(home_state_dir(out), 0);
 	cr_assert_str_eq(out, in_t("state/cordon"));
 	/* a relative one is ignored, as the XDG spec says */
 	setenv("XDG_STATE_HOME", "state", 1);
-	cr_assert_eq(roots_state_dir(out), 0);
+	cr_assert_eq(home_state_dir(out), 0);
 	cr_assert_str_eq(out, in_t("home/.local/state/cordon"));
 	memset(xdg, 'x', PATH_BUF - 4);
 	xdg[0] = '/';
 	setenv("XDG_STATE_HOME", xdg, 1);
-	cr_assert_eq(roots_state_dir(out), -ENAMETOOLONG);
+	cr_assert_eq(home_state_dir(out), -ENAMETOOLONG);
 }
 
 /* In a child that is a uid the password database lacks, with no HOME:
@@ -99,18 +100,18 @@ static int homeless_checks(void)
 	char out[PATH_BUF];
 
 	unsetenv("HOME");
-	if (roots_home() != NULL)
+	if (home_dir() != NULL)
 		return 1;
-	if (roots_expand("~/x", out) != -ENOENT)
+	if (home_expand("~/x", out) != -ENOENT)
 		return 2;
-	if (roots_expand("~", out) != -ENOENT)
+	if (home_expand("~", out) != -ENOENT)
 		return 3;
-	if (roots_expand("/abs", out) != 0 || strcmp(out, "/abs") != 0)
+	if (home_expand("/abs", out) != 0 || strcmp(out, "/abs") != 0)
 		return 4;
-	if (roots_state_dir(out) != -ENOENT)
+	if (home_state_dir(out) != -ENOENT)
 		return 5;
 	setenv("XDG_STATE_HOME", "/xdg", 1);
-	if (roots_state_dir(out) != 0 || strcmp(out, "/xdg/cordon") != 0)
+	if (home_state_dir(out) != 0 || strcmp(out, "/xdg/cordon") != 0)
 		return 6;
 	return 0;
 }
