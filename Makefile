@@ -1,10 +1,12 @@
 # cordon: one non-recursive Makefile.  Everything is built into build/.
 #
 #   make            the launcher build/cordon
-#   make test       unit tests (Criterion), then integration tests on the
-#                   real kernel, as root and as an unprivileged user
-#   make check      the tests under ASan+UBSan, the banned-function check,
-#                   the format check, a short fuzzing run
+#   make test       the layering check, unit tests (Criterion), then
+#                   integration tests on the real kernel, as root and as
+#                   an unprivileged user
+#   make check      the layering check, the tests under ASan+UBSan, the
+#                   banned-function check, the format check, a short
+#                   fuzzing run
 #   make fuzz       fuzz the parsers (FUZZ_SECONDS each, default 30)
 #   make bench      cordon's cost beside bare, bubblewrap and firejail
 #                   (scripts/bench/run.sh; results in doc/bench/)
@@ -143,7 +145,7 @@ SHIM_LDFLAGS = -dynamiclib -Wl,-undefined,error \
 endif
 
 .PHONY: all test unit integration check fuzz install clean deps format \
-	check-format check-banned bench compat
+	check-format check-banned check-layers bench compat
 .DEFAULT_GOAL := all
 
 all: $(B)/cordon $(SHIM_LIB)
@@ -259,7 +261,7 @@ $(B)/bench/%: scripts/bench/%.c
 bench: all $(BENCH_BINS)
 	scripts/bench/run.sh $(B)
 
-test: unit integration
+test: check-layers unit integration
 
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
@@ -286,7 +288,7 @@ fuzz: $(FUZZ_BINS)
 		tail -2 $(B)/fuzz/$$n.log; \
 	done
 
-check: check-banned check-format all
+check: check-layers check-banned check-format all
 	scripts/check-exports.sh $(B)/libcordon.so
 	$(MAKE) B=$(B)/san SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" OPT="-O1 -g" test
 	$(MAKE) FUZZ_SECONDS=20 fuzz
@@ -296,6 +298,13 @@ check-banned:
 
 check-format:
 	scripts/check-format.sh
+
+# The structure read from the includes against scripts/layers.txt: no
+# circle, no include back up, no file over 600 lines, no platform #if in
+# a function body.  Its own fixture tests (tests/layers/) first.
+check-layers:
+	tests/layers/run.sh
+	scripts/check-layers.py
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

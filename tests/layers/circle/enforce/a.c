@@ -1,0 +1,7 @@
+#include "enforce/a.h"
+#include "enforce/b.h"
+
+int a(void)
+{
+	return b();
+}

@@ -1,0 +1,7 @@
+#include "enforce/a.h"
+
+int c(void);
+int c(void)
+{
+	return a();
+}

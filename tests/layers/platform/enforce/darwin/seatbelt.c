@@ -1,0 +1,8 @@
+int seatbelt(void);
+int seatbelt(void)
+{
+#ifndef __APPLE__
+	return 1;
+#endif
+	return 0;
+}

@@ -1,0 +1,10 @@
+/* clang-format off */
+static void resolve_all(void)
+{
+	if (1) {
+	}
+#ifndef \
+	__APPLE__
+	resolve();
+#endif
+}

@@ -1,0 +1,8 @@
+#include "shim/hook.h"
+#include "shim/core/path.h"
+
+int main(void);
+int main(void)
+{
+	return hook_count();
+}

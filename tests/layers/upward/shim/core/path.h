@@ -1,0 +1,1 @@
+int path_len(void);

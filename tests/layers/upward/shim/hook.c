@@ -1,0 +1,6 @@
+#include "shim/hook.h"
+
+int hook_count(void)
+{
+	return 1;
+}

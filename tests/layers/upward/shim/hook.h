@@ -1,0 +1,1 @@
+int hook_count(void);
