@@ -63,7 +63,7 @@ FILTERGEN_OBJS = $(B)/obj/enforce/linux/filters.o $(B)/obj/shim/core/sockrule_li
 # modules at run time: they are those of the machine that built it.
 # Under sanitizers (make check) it stays dynamic.  The other programs
 # (tests, helpers) link the four libraries statically.  libevent_core
-# is the egress proxy's loop (enforce/proxy/proxy.c); Debian's libevent_core.a
+# is the egress proxy's loop (enforce/proxy/proxy_loop.c); Debian's libevent_core.a
 # is built -fPIE, so the static-pie launcher takes it as it is.
 LIBS = -Wl,-Bstatic -lseccomp -ljansson -lcap-ng -levent_core \
 	-Wl,-Bdynamic -lpthread

@@ -44,24 +44,6 @@ static void load_policy(char **envp)
 	shim.active = true;
 }
 
-/* Every family's resolver (SHIM_RESOLVER, shim.h): the linker's bounds
- * of their section, hidden (the shim's own, never another object's). */
-#ifndef __APPLE__
-extern shim_resolver *const __start_cordon_resolvers[]
-	__attribute__((visibility("hidden")));
-extern shim_resolver *const __stop_cordon_resolvers[]
-	__attribute__((visibility("hidden")));
-#endif
-
-static void resolve_all(void)
-{
-#ifndef __APPLE__
-	for (shim_resolver *const *r = __start_cordon_resolvers;
-	     r < __stop_cordon_resolvers; r++)
-		(*r)();
-#endif
-}
-
 static void init_from(char **envp)
 {
 	int expected = SHIM_INIT_NONE;
@@ -75,7 +57,7 @@ static void init_from(char **envp)
 	shim_note_stderr();
 	exec_env_init(envp); /* the shim's file, and shim.preload */
 	load_policy(envp);
-	resolve_all();
+	real_resolve_all();
 	guard_leave();
 	__atomic_store_n(&shim.init_state, SHIM_INIT_DONE, __ATOMIC_RELEASE);
 	errno = saved;

@@ -65,28 +65,6 @@ static bool addr_len_ok(const struct sockaddr_storage *ss, socklen_t len)
 	return len >= offsetof(struct sockaddr_in6, sin6_scope_id);
 }
 
-/* The command's own side of its network namespace (hosts allowed): the
- * loopback, and the unspecified address that stands for it. */
-bool net_is_local(const struct sockaddr_storage *ss)
-{
-	static const unsigned char v4mapped[12] = { [10] = 0xff, [11] = 0xff };
-	struct sockaddr_in in;
-	struct sockaddr_in6 in6;
-	const unsigned char *b;
-
-	if (ss->ss_family == AF_INET) {
-		memcpy(&in, ss, sizeof(in));
-		b = (const unsigned char *)&in.sin_addr;
-		return b[0] == 127 || in.sin_addr.s_addr == htonl(INADDR_ANY);
-	}
-	memcpy(&in6, ss, sizeof(in6));
-	b = in6.sin6_addr.s6_addr;
-	if (memcmp(b, v4mapped, sizeof(v4mapped)) == 0)
-		return b[12] == 127 || !(b[12] | b[13] | b[14] | b[15]);
-	return IN6_IS_ADDR_LOOPBACK(&in6.sin6_addr) ||
-	       IN6_IS_ADDR_UNSPECIFIED(&in6.sin6_addr);
-}
-
 /* The policy's verdict on an IPv4 or IPv6 address. */
 static int inet_check(const char *name, enum net_use use, int fd,
 		      const struct sockaddr_storage *ss, socklen_t len)
@@ -101,7 +79,7 @@ static int inet_check(const char *name, enum net_use use, int fd,
 	d.tcp = net_is_tcp(fd, &known);
 	if (!known)
 		return 0;
-	if (p->net == NET_HOSTS && (use == NET_USE_BIND || net_is_local(ss)))
+	if (p->net == NET_HOSTS && (use == NET_USE_BIND || report_net_local(ss)))
 		return 0; /* the network namespace's own loopback */
 	if (p->net == NET_OFF)
 		d.why = NET_WHY_OFF;

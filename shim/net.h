@@ -30,10 +30,6 @@ int net_decide(const char *name, enum net_use use, int fd,
 void net_failed(const char *name, enum net_use use, const struct sockaddr *sa,
 		socklen_t len, int err);
 
-/* Is @ss (AF_INET or AF_INET6) a loopback address, or the unspecified
- * one that stands for it?  Async-signal-safe. */
-bool net_is_local(const struct sockaddr_storage *ss);
-
 /**
  * net_is_tcp - each OS's own (in its hook file): is @fd plain TCP, as the
  * launcher's kernel layer sees it?  *@known is false when @fd is no

@@ -21,3 +21,17 @@ void *real_sym(const char *name, const char *version)
 		return dlvsym(RTLD_NEXT, name, version);
 	return dlsym(RTLD_NEXT, name);
 }
+
+/* Every family's resolver (SHIM_RESOLVER, shim.h): the linker's bounds
+ * of their section, hidden (the shim's own, never another object's). */
+extern shim_resolver *const __start_cordon_resolvers[]
+	__attribute__((visibility("hidden")));
+extern shim_resolver *const __stop_cordon_resolvers[]
+	__attribute__((visibility("hidden")));
+
+void real_resolve_all(void)
+{
+	for (shim_resolver *const *r = __start_cordon_resolvers;
+	     r < __stop_cordon_resolvers; r++)
+		(*r)();
+}

@@ -21,13 +21,34 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "shim/net.h"
 #include "shim/net_names.h"
 #include "shim/report_net.h"
 #include "shim/shim.h"
 #include "shim/core/rule.h"
 #include "shim/core/sockrule.h"
 #include "shim/core/strbuf.h"
+
+/* The command's own side of its network namespace (hosts allowed): the
+ * loopback, and the unspecified address that stands for it. */
+bool report_net_local(const struct sockaddr_storage *ss)
+{
+	static const unsigned char v4mapped[12] = { [10] = 0xff, [11] = 0xff };
+	struct sockaddr_in in;
+	struct sockaddr_in6 in6;
+	const unsigned char *b;
+
+	if (ss->ss_family == AF_INET) {
+		memcpy(&in, ss, sizeof(in));
+		b = (const unsigned char *)&in.sin_addr;
+		return b[0] == 127 || in.sin_addr.s_addr == htonl(INADDR_ANY);
+	}
+	memcpy(&in6, ss, sizeof(in6));
+	b = in6.sin6_addr.s6_addr;
+	if (memcmp(b, v4mapped, sizeof(v4mapped)) == 0)
+		return b[12] == 127 || !(b[12] | b[13] | b[14] | b[15]);
+	return IN6_IS_ADDR_LOOPBACK(&in6.sin6_addr) ||
+	       IN6_IS_ADDR_UNSPECIFIED(&in6.sin6_addr);
+}
 
 #define RULE_MAX 512
 /* "with --connect 65535", "by adding 65535 to CORDON_NET", learning
@@ -302,7 +323,7 @@ static void learned_host(const struct net_denial *d, char *dest,
 	unsigned int port = net_port(d->addr);
 	struct strbuf sb = STRBUF(dest, HOST_MAX + 8);
 
-	if (net_is_local(d->addr) ||
+	if (report_net_local(d->addr) ||
 	    !net_names_find(d->addr, name, sizeof(name)))
 		return;
 	sb_puts(&sb, name);

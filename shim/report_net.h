@@ -78,4 +78,10 @@ void report_net_abstract(const char *hook, enum net_use use, const char *name,
  */
 void report_net_lookup(const char *node, bool ports);
 
+/* Is @ss (AF_INET or AF_INET6) a loopback address, or the unspecified
+ * one that stands for it: the command's own side of its network
+ * namespace when hosts are allowed (net.c decides with it too)?
+ * Async-signal-safe. */
+bool report_net_local(const struct sockaddr_storage *ss);
+
 #endif

@@ -82,6 +82,10 @@ void shim_say(const char *line, size_t len);
 /* Resolve @name (at @version when not NULL) in the next object. */
 void *real_sym(const char *name, const char *version);
 
+/* Run every family's resolver (SHIM_RESOLVER), once, from shim_init():
+ * real.c on Linux; on macOS nothing to resolve (darwin/real_darwin.c). */
+void real_resolve_all(void);
+
 /*
  * Each Linux hook family resolves its real functions in a resolver that
  * it names with SHIM_RESOLVER(): a pointer in the section

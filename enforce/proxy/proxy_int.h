@@ -1,9 +1,10 @@
 /*
- * proxy_int.h - what the egress proxy's files share (proxy.c: the
- * thread, the listener, a connection's life and its answers;
- * proxy_conn.c: a connection's phases; proxy_resolve.c: the resolver
- * threads; proxy_own.c: the host's own addresses).  Not for use
- * outside enforce/proxy*.c.
+ * proxy_int.h - what the egress proxy's files share (proxy_loop.c: the
+ * thread and the listener; proxy_conn.c: a connection's phases;
+ * proxy_splice.c: its tunnel; proxy_close.c: its answers and its end;
+ * proxy_resolve.c: the resolver threads; proxy_own.c: the host's own
+ * addresses).  Not for use outside enforce/proxy/; the rest of cordon
+ * knows the proxy by proxy.h alone.
  */
 #ifndef CORDON_PROXY_INT_H
 #define CORDON_PROXY_INT_H
@@ -98,12 +99,18 @@ struct proxy {
 	struct proxy_stats stats;
 };
 
-/* proxy.c */
+/* proxy_close.c */
+void proxy_stats_add(struct proxy *px, int conns, bool refused);
 void conn_free(struct conn *c);
 void conn_http_error(struct conn *c, int status, const char *why);
 void conn_socks_error(struct conn *c, int code);
 void conn_refuse(struct conn *c, const char *rule);
 void conn_arm(struct conn *c, unsigned ms);
+/* A connection's timer (arg: the conn): its head, its connect or its
+ * idle tunnel took too long; answered, then freed. */
+void conn_timed_out(evutil_socket_t fd, short what, void *arg);
+/* Free @c's tunnel: its events, pipes and the two sockets it took. */
+void tunnel_free(struct conn *c);
 
 /* proxy_own.c */
 int own_start(struct proxy *px);
@@ -118,7 +125,6 @@ void conn_resolved(struct conn *c, struct job *j);
 
 /* proxy_splice.c */
 bool tunnel_splice(struct conn *c);
-void tunnel_splice_free(struct conn *c);
 
 /* proxy_resolve.c */
 int resolver_start(struct proxy *px, struct resolver **out);

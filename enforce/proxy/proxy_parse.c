@@ -331,6 +331,14 @@ long proxy_request_rewrite(const char *buf, const struct proxy_request *r,
 	return ok ? (long)at : -ENOSPC;
 }
 
+char *proxy_target_format(const struct proxy_target *t, char *out,
+			  size_t outlen)
+{
+	snprintf(out, outlen, strchr(t->host, ':') ? "[%s]:%u" : "%s:%u",
+		 t->host, t->port);
+	return out;
+}
+
 long proxy_socks_greeting(const uint8_t *buf, size_t len, bool *noauth)
 {
 	size_t n;

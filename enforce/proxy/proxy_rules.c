@@ -105,14 +105,6 @@ enum proxy_verdict proxy_match(const struct proxy_rule *rules, size_t n,
 	return v;
 }
 
-char *proxy_target_format(const struct proxy_target *t, char *out,
-			  size_t outlen)
-{
-	snprintf(out, outlen, strchr(t->host, ':') ? "[%s]:%u" : "%s:%u",
-		 t->host, t->port);
-	return out;
-}
-
 char *proxy_allow_format(const struct proxy_target *t, char *out, size_t outlen)
 {
 	if (t->port == 80 || t->port == 443)

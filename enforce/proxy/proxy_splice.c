@@ -131,28 +131,6 @@ static bool dir_init(struct conn *c, struct splice_dir *d, int src, int dst)
 	return d->in_ev && d->out_ev;
 }
 
-void tunnel_splice_free(struct conn *c)
-{
-	for (int i = 0; i < 2; i++) {
-		struct splice_dir *d = &c->dir[i];
-
-		if (d->in_ev)
-			event_free(d->in_ev);
-		if (d->out_ev)
-			event_free(d->out_ev);
-		if (d->conn && d->pipe[0] >= 0) {
-			close(d->pipe[0]);
-			close(d->pipe[1]);
-		}
-		d->in_ev = d->out_ev = NULL;
-		d->conn = NULL;
-	}
-	for (int i = 0; i < 2; i++)
-		if (c->fd[i] >= 0)
-			close(c->fd[i]);
-	c->fd[0] = c->fd[1] = -1;
-}
-
 bool tunnel_splice(struct conn *c)
 {
 	int cfd = bufferevent_getfd(c->client), ufd = bufferevent_getfd(c->up);
@@ -163,7 +141,7 @@ bool tunnel_splice(struct conn *c)
 		return false;
 	if (!dir_init(c, &c->dir[0], cfd, ufd) ||
 	    !dir_init(c, &c->dir[1], ufd, cfd)) {
-		tunnel_splice_free(c);
+		tunnel_free(c);
 		return false;
 	}
 	/* the descriptors are the splice's now: taken from the

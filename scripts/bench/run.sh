@@ -325,7 +325,7 @@ BROKER=$B/bench/broker.md
 		printf "| %s | %s ns | %s ns | %s ns | %.2fx |\n", name, $(NF - 3), $(NF - 2), $(NF - 1), $NF }' >"$BROKER" ||
 	echo "(not measured: unixconnect failed)" >"$BROKER"
 
-# What --allow-host's proxy (enforce/proxy/proxy.c, run as the supervisor runs
+# What --allow-host's proxy (enforce/proxy/proxy_loop.c, run as the supervisor runs
 # it) costs a transfer and a connection (scripts/bench/proxybench.c).
 echo "bench: the --allow-host proxy"
 PROXY=$B/bench/proxy.md

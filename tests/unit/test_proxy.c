@@ -1,5 +1,5 @@
 /*
- * Unit tests of the egress proxy (proxy.c, proxy_conn.c) on real
+ * Unit tests of the egress proxy (proxy_loop.c, proxy_conn.c) on real
  * loopback sockets: an allowed name is reached through an HTTP proxy
  * request, CONNECT and SOCKS5; another name, an IP literal, another port
  * and a wildcard name on a loopback address are refused with the right

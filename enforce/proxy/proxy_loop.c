@@ -1,8 +1,9 @@
 /*
- * proxy.c - the egress proxy's thread, listener and connections
- * (proxy.h): one libevent loop in a thread of the supervisor serves
- * every connection; names go to the resolver threads (proxy_resolve.c);
- * a connection's phases are proxy_conn.c's.
+ * proxy_loop.c - the egress proxy's thread and listener (proxy.h, the
+ * proxy's whole interface): one libevent loop in a thread of the
+ * supervisor serves every connection; names go to the resolver threads
+ * (proxy_resolve.c); a connection's phases are proxy_conn.c's, its
+ * tunnel proxy_splice.c's, its answers and its end proxy_close.c's.
  *
  * Why libevent (libevent_core, linked statically like the launcher's
  * other libraries): a loop, timers and buffered sockets with
@@ -28,215 +29,14 @@
 #include <event2/buffer.h>
 
 #include "enforce/proxy/proxy_int.h"
-#include "enforce/base/record.h"
 
 #define ACCEPT_RETRY_MS 100
-
-static void stats_add(struct proxy *px, int conns, bool refused)
-{
-	pthread_mutex_lock(&px->mu);
-	px->stats.conns = (unsigned)((int)px->stats.conns + conns);
-	if (conns > 0)
-		px->stats.accepted++;
-	if (px->stats.conns > px->stats.peak)
-		px->stats.peak = px->stats.conns;
-	if (refused)
-		px->stats.refused++;
-	pthread_mutex_unlock(&px->mu);
-}
 
 void proxy_stats(struct proxy *px, struct proxy_stats *st)
 {
 	pthread_mutex_lock(&px->mu);
 	*st = px->stats;
 	pthread_mutex_unlock(&px->mu);
-}
-
-void conn_free(struct conn *c)
-{
-	struct proxy *px = c->px;
-
-	if (c->job)
-		c->job->conn = NULL; /* the loop frees it when it comes back */
-	if (c->client)
-		bufferevent_free(c->client);
-	if (c->up)
-		bufferevent_free(c->up);
-	if (c->timer)
-		event_free(c->timer);
-	tunnel_splice_free(c);
-	free(c->head);
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		px->conns = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-	free(c);
-	stats_add(px, -1, false);
-	if (px->listener)
-		evconnlistener_enable(px->listener);
-}
-
-static void on_timer(evutil_socket_t fd, short what, void *arg)
-{
-	struct conn *c = arg;
-
-	(void)fd;
-	(void)what;
-	switch (c->phase) {
-	case P_HEAD:
-	case P_GREETING:
-	case P_REQUEST:
-	case P_SNIFF:
-		if (c->socks)
-			conn_socks_error(c, PROXY_SOCKS_FAILURE);
-		else
-			conn_http_error(c, 408,
-					"the request's head took too long");
-		return;
-	case P_RESOLVING:
-	case P_CONNECTING:
-		if (c->socks)
-			conn_socks_error(c, PROXY_SOCKS_TTL);
-		else
-			conn_http_error(
-				c, 504,
-				"the destination did not answer in time");
-		return;
-	default:
-		conn_free(c); /* idle, or an answer never read */
-	}
-}
-
-void conn_arm(struct conn *c, unsigned ms)
-{
-	struct timeval tv = { .tv_sec = ms / 1000,
-			      .tv_usec = (suseconds_t)(ms % 1000) * 1000 };
-
-	event_add(c->timer, &tv);
-}
-
-static void closing_written(struct bufferevent *bev, void *arg)
-{
-	(void)bev;
-	conn_free(arg);
-}
-
-static void closing_event(struct bufferevent *bev, short what, void *arg)
-{
-	(void)bev;
-	(void)what;
-	conn_free(arg);
-}
-
-/* Write nothing more than what is queued, then close: the timer still
- * runs, for a client that never reads its answer. */
-static void conn_close_after(struct conn *c)
-{
-	c->phase = P_CLOSING;
-	if (c->up) {
-		bufferevent_free(c->up);
-		c->up = NULL;
-	}
-	bufferevent_disable(c->client, EV_READ);
-	bufferevent_setcb(c->client, NULL, closing_written, closing_event, c);
-	bufferevent_setwatermark(c->client, EV_WRITE, 0, 0);
-	conn_arm(c, c->px->pol.header_ms);
-	if (evbuffer_get_length(bufferevent_get_output(c->client)) == 0)
-		conn_free(c);
-}
-
-static const char *reason(int status)
-{
-	switch (status) {
-	case 400:
-		return "Bad Request";
-	case 403:
-		return "Forbidden";
-	case 408:
-		return "Request Timeout";
-	case 431:
-		return "Request Header Fields Too Large";
-	case 502:
-		return "Bad Gateway";
-	case 503:
-		return "Service Unavailable";
-	default:
-		return "Gateway Timeout";
-	}
-}
-
-void conn_http_error(struct conn *c, int status, const char *why)
-{
-	char body[512];
-	int n = snprintf(body, sizeof(body), "cordon: %s\n", why);
-
-	if (n < 0 || (size_t)n >= sizeof(body))
-		n = (int)sizeof(body) - 1;
-	evbuffer_add_printf(bufferevent_get_output(c->client),
-			    "HTTP/1.1 %d %s\r\nContent-Type: text/plain\r\n"
-			    "Content-Length: %d\r\nConnection: close\r\n\r\n",
-			    status, reason(status), n);
-	bufferevent_write(c->client, body, (size_t)n);
-	conn_close_after(c);
-}
-
-void conn_socks_error(struct conn *c, int code)
-{
-	/* VER, REP, RSV, ATYP IPv4, 0.0.0.0:0 */
-	uint8_t reply[10] = { 5, (uint8_t)code, 0, 1 };
-
-	if (c->phase == P_GREETING || c->phase == P_SNIFF)
-		bufferevent_write(c->client, "\x05\xff", 2); /* no method */
-	else
-		bufferevent_write(c->client, reply, sizeof(reply));
-	conn_close_after(c);
-}
-
-/* The command's end of the connection, its port on the namespace's
- * loopback, as "client_port": which process asked (a session's tag
- * finds it in /proc while the connection waits for its answer). */
-static void add_client_port(struct conn *c, json_t *more)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	int fd = c->client ? bufferevent_getfd(c->client) : -1;
-	unsigned int port = 0;
-
-	if (!more || fd < 0 ||
-	    getpeername(fd, (struct sockaddr *)&ss, &len) < 0)
-		return;
-	if (ss.ss_family == AF_INET)
-		port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
-	else if (ss.ss_family == AF_INET6)
-		port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
-	if (port)
-		json_object_set_new(more, "client_port", json_integer(port));
-}
-
-void conn_refuse(struct conn *c, const char *rule)
-{
-	char dest[PROXY_HOST_MAX + 16], allow[PROXY_HOST_MAX + 32];
-	json_t *more, *rec;
-
-	stats_add(c->px, 0, true);
-	if (c->px->record) {
-		proxy_target_format(&c->target, dest, sizeof(dest));
-		memcpy(allow, "with --allow-host ", 18);
-		proxy_allow_format(&c->target, allow + 18, sizeof(allow) - 18);
-		more = json_pack("{s:s, s:s, s:s}", "destination", dest,
-				 "allow", allow, "layer", "kernel");
-		add_client_port(c, more);
-		rec = record_new(RECORD_KERNEL, "connect", "deny", rule, more);
-		json_decref(more);
-		if (rec)
-			c->px->record(c->px->record_arg, rec);
-	}
-	if (c->socks)
-		conn_socks_error(c, PROXY_SOCKS_NOT_ALLOWED);
-	else
-		conn_http_error(c, 403, rule);
 }
 
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
@@ -252,7 +52,7 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
 		c->fd[0] = c->fd[1] = -1;
 		c->client = bufferevent_socket_new(px->base, fd,
 						   BEV_OPT_CLOSE_ON_FREE);
-		c->timer = evtimer_new(px->base, on_timer, c);
+		c->timer = evtimer_new(px->base, conn_timed_out, c);
 	}
 	if (!c || !c->client || !c->timer) {
 		if (c && c->client)
@@ -268,7 +68,7 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
 	if (px->conns)
 		px->conns->prev = c;
 	px->conns = c;
-	stats_add(px, 1, false);
+	proxy_stats_add(px, 1, false);
 	if (px->stats.conns >= px->pol.conns_max)
 		evconnlistener_disable(l);
 	conn_start(c);
