@@ -79,7 +79,8 @@ static int inet_check(const char *name, enum net_use use, int fd,
 	d.tcp = net_is_tcp(fd, &known);
 	if (!known)
 		return 0;
-	if (p->net == NET_HOSTS && (use == NET_USE_BIND || report_net_local(ss)))
+	if (p->net == NET_HOSTS &&
+	    (use == NET_USE_BIND || report_net_local(ss)))
 		return 0; /* the network namespace's own loopback */
 	if (p->net == NET_OFF)
 		d.why = NET_WHY_OFF;
