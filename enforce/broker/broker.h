@@ -2,7 +2,7 @@
  * broker.h - connect() and the sends that carry an address, performed
  * outside the sandbox by the supervisor, so that a pathname UNIX socket
  * bound after the start is reached only when the policy grants it
- * (broker.c argues the design).
+ * (broker_loop.c argues the design).
  *
  * A deputy: the broker acts as the supervisor (its pid, its threads'
  * credentials, its namespaces, root and descriptors), and must lend the
@@ -68,7 +68,7 @@
  * pid, and its cgroup and LSM label are the supervisor's side (which
  * also decide cgroup BPF and LSM checks of the call).  Still made by the
  * broker itself: a connect to an abstract name of the host's network
- * namespace that the broker holds while it waits (broker_own.c: the
+ * namespace that the broker holds while it waits (broker_hold.c: the
  * hold's timer interrupts the broker's own thread): only a socket the
  * command bound is reached so, and that peer, the command's own, sees
  * the supervisor; and, under a user's supervisor (which may not name another

@@ -30,7 +30,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "enforce/broker/broker_call.h"
+#include "enforce/broker/broker_int.h"
 
 /* Has this worker cleared its effective set (broker_caps_drop())? */
 static _Thread_local bool dropped;

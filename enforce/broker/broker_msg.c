@@ -20,9 +20,8 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "enforce/broker/broker_call.h"
+#include "enforce/broker/broker_int.h"
 #include "enforce/broker/broker_cmsg.h"
-#include "enforce/broker/broker_own.h"
 
 /* One message, copied. */
 struct msg_copy {

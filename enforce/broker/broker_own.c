@@ -61,12 +61,8 @@
  * closed since are dropped, and past OWN_MAX live ones a slot is reused
  * in turn (that socket refused from then on).
  *
- * listen(), with TCP ports allowed: Landlock checks the port bind()
- * gives, not the ephemeral one listen() takes for a socket with none,
- * nor the one a failed connect() left it.  The broker refuses those
- * (policy_listen_allowed()) and performs the others on the command's
- * socket: never CONTINUE, since a dup2() could put an unbound socket
- * under the number between the check and the kernel's listen().
+ * This file keeps the set of the command's sockets and finds them;
+ * broker_hold.c makes the calls (bind, listen, and a call held).
  *
  * Runs in the broker's worker threads.
  */
@@ -87,8 +83,7 @@
 #include <unistd.h>
 #include <arpa/inet.h>
 
-#include "enforce/broker/broker_own.h"
-#include "enforce/broker/broker_deputy.h"
+#include "enforce/broker/broker_int.h"
 #include "enforce/broker/unixdiag.h"
 
 #ifndef PIDFD_THREAD
@@ -162,12 +157,12 @@ static void prune(struct broker_own *o)
 }
 
 /* Past OWN_MAX live ones, the oldest slot in turn is reused. */
-static void own_add(struct broker_own *o, const struct own_entry *e)
+void broker_own_add(struct broker_own *o, uint64_t cookie, pid_t tid, int fd)
 {
 	pthread_mutex_lock(&o->mu);
 	if (o->n == OWN_MAX)
 		prune(o);
-	o->e[o->next] = *e;
+	o->e[o->next] = (struct own_entry){ cookie, tid, fd };
 	o->next = (o->next + 1) % OWN_MAX;
 	if (o->n < OWN_MAX)
 		o->n++;
@@ -189,28 +184,12 @@ static bool own_find(struct broker_own *o, uint64_t cookie, struct own_entry *e)
 	return found;
 }
 
-static bool cookie_of(int fd, uint64_t *cookie)
+bool broker_own_cookie(int fd, uint64_t *cookie)
 {
 	socklen_t len = sizeof(*cookie);
 
 	return getsockopt(fd, SOL_SOCKET, SO_COOKIE, cookie, &len) == 0 &&
 	       len == sizeof(*cookie);
-}
-
-long broker_bind(const struct broker_call *c)
-{
-	struct broker_own *o = broker_own_of(c->b);
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	struct own_entry e = { .tid = (pid_t)c->n->pid,
-			       .fd = (int)c->n->data.args[0] };
-
-	/* Unbound: the address is its family alone. */
-	if (o && !getsockname(c->sock, (struct sockaddr *)&ss, &len) &&
-	    ss.ss_family == AF_UNIX && len <= sizeof(sa_family_t) &&
-	    cookie_of(c->sock, &e.cookie))
-		own_add(o, &e);
-	return BROKER_CONTINUE;
 }
 
 /* What unixdiag_each() looks for: a socket of the command's. */
@@ -259,7 +238,7 @@ static int take_if(int pidfd, int fd, uint64_t cookie)
 	uint64_t got;
 	int s = pidfd_getfd(pidfd, fd, 0);
 
-	if (s >= 0 && cookie_of(s, &got) && got == cookie)
+	if (s >= 0 && broker_own_cookie(s, &got) && got == cookie)
 		return s;
 	if (s >= 0)
 		close(s);
@@ -312,19 +291,19 @@ static int take_from(pid_t tid, int fd, const struct hit *h)
 	return s;
 }
 
-int broker_own_abstract(const struct broker_call *c, const char *name,
+int broker_own_abstract(struct broker_own *o, pid_t caller, const char *name,
 			size_t len)
 {
 	const struct unixdiag_at at = { .name = name, .len = len };
-	struct hit h = { .o = broker_own_of(c->b) };
+	struct hit h = { .o = o };
 	int s;
 
 	s = h.o ? verdict(unixdiag_each(&at, is_own, &h), &h) : -EPERM;
 	if (s)
 		return s;
 	s = take_from(h.e.tid, h.e.fd, &h);
-	if (s < 0 && h.e.tid != (pid_t)c->n->pid)
-		s = take_from((pid_t)c->n->pid, -1, &h);
+	if (s < 0 && h.e.tid != caller)
+		s = take_from(caller, -1, &h);
 	if (s >= 0)
 		return s;
 	/* Released meanwhile (ECONNREFUSED, as the kernel would say then),
@@ -333,207 +312,4 @@ int broker_own_abstract(const struct broker_call *c, const char *name,
 	h.bound = false;
 	s = unixdiag_each(&at, is_own, &h);
 	return s == 0 && !h.bound ? -ECONNREFUSED : -EPERM;
-}
-
-/* "ADDR:PORT" of @ss, for the record. */
-static void put_dest(const struct sockaddr_storage *ss, unsigned int port,
-		     char *out, size_t n)
-{
-	char a[INET6_ADDRSTRLEN] = "?";
-
-	if (ss->ss_family == AF_INET)
-		inet_ntop(AF_INET, &((const struct sockaddr_in *)ss)->sin_addr,
-			  a, sizeof(a));
-	else
-		inet_ntop(AF_INET6,
-			  &((const struct sockaddr_in6 *)ss)->sin6_addr, a,
-			  sizeof(a));
-	snprintf(out, n, ss->ss_family == AF_INET6 ? "[%s]:%u" : "%s:%u", a,
-		 port);
-}
-
-/* Is the socket listening already (listen() again only changes its
- * backlog: an inherited one, as socket activation passes them)? */
-static bool accepting(int fd)
-{
-	int on = 0;
-	socklen_t len = sizeof(on);
-
-	return !getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &len) && on;
-}
-
-long broker_listen(const struct broker_call *c)
-{
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
-	unsigned int port;
-
-	memset(&ss, 0, sizeof(ss));
-	if (getsockname(c->sock, (struct sockaddr *)&ss, &len) ||
-	    (ss.ss_family != AF_INET && ss.ss_family != AF_INET6))
-		goto listen;
-	port = ntohs(ss.ss_family == AF_INET
-			     ? ((struct sockaddr_in *)&ss)->sin_port
-			     : ((struct sockaddr_in6 *)&ss)->sin6_port);
-	/* SO_ACCEPTCONN asked only when the port alone does not do */
-	if (broker_may_listen(c->b, port, false) ||
-	    broker_may_listen(c->b, port, accepting(c->sock)))
-		goto listen;
-	c->denial->op = "listen";
-	put_dest(&ss, port, c->denial->dest, sizeof(c->denial->dest));
-	return -EACCES;
-listen:
-	/* A UNIX listener's clients see the credentials of the task that
-	 * called listen(): the deputy's, not the supervisor's. */
-	if (ss.ss_family == AF_UNIX)
-		return broker_deputy_listen(broker_deputy_of(c->b), c->sock,
-					    (int)c->n->data.args[1]);
-	return listen(c->sock, (int)c->n->data.args[1]) ? -errno : 0;
-}
-
-/* How often a call to a socket held waits before the name is checked
- * again (see above), in ms. */
-#define HOLD_CHECK_MS 100
-
-static _Thread_local volatile sig_atomic_t rung;
-
-static void ring(int sig)
-{
-	(void)sig;
-	rung = 1;
-}
-
-static int hold_signal(void)
-{
-	return SIGRTMIN + 3;
-}
-
-/* Once per process: the signal interrupts (no SA_RESTART), unblocked
- * only in a broker thread waiting in a held call. */
-static void hold_setup(void)
-{
-	struct sigaction sa = { .sa_handler = ring };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(hold_signal(), &sa, NULL);
-}
-
-static bool is_abstract(const struct sockaddr_storage *ss, socklen_t len)
-{
-	const struct sockaddr_un *sun = (const struct sockaddr_un *)ss;
-
-	return ss->ss_family == AF_UNIX &&
-	       len > offsetof(struct sockaddr_un, sun_path) &&
-	       sun->sun_path[0] == '\0';
-}
-
-/* Make @call while the abstract name of @ss is held in *@pin; see the
- * head of this file.  Return: @call's result, or -errno. */
-static long hold(const struct broker_call *c, const struct sockaddr_storage *ss,
-		 socklen_t len, int *pin,
-		 long (*call)(const struct broker_call *c, void *arg),
-		 void *arg)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-	const struct sockaddr_un *sun = (const struct sockaddr_un *)ss;
-	struct itimerspec it = { .it_value.tv_nsec = HOLD_CHECK_MS * 1000000L,
-				 .it_interval.tv_nsec =
-					 HOLD_CHECK_MS * 1000000L };
-	struct sigevent ev = { .sigev_notify = SIGEV_THREAD_ID,
-			       .sigev_signo = hold_signal() };
-	struct timespec zero = { 0, 0 };
-	sigset_t set;
-	timer_t t;
-	long ret;
-
-	if (*pin < 0 || !is_abstract(ss, len))
-		return call(c, arg);
-	pthread_once(&once, hold_setup);
-	ev._sigev_un._tid = gettid();
-	if (timer_create(CLOCK_MONOTONIC, &ev, &t))
-		return call(c, arg); /* unbounded, as before */
-	sigemptyset(&set);
-	sigaddset(&set, hold_signal());
-	timer_settime(t, 0, &it, NULL);
-	for (;;) {
-		rung = 0;
-		pthread_sigmask(SIG_UNBLOCK, &set, NULL);
-		ret = call(c, arg);
-		pthread_sigmask(SIG_BLOCK, &set, NULL);
-		if (ret != -EINTR || !rung)
-			break;
-		/* Let go first: the command's socket ends now if it let go
-		 * too, and the name is checked as it is. */
-		close(*pin);
-		*pin = broker_call_valid(c)
-			       ? broker_own_abstract(
-					 c, sun->sun_path,
-					 len - offsetof(struct sockaddr_un,
-							sun_path))
-			       : -ENOENT;
-		if (*pin < 0) {
-			ret = *pin;
-			break;
-		}
-	}
-	timer_delete(t);
-	while (sigtimedwait(&set, NULL, &zero) > 0)
-		;
-	return ret;
-}
-
-struct connect_arg {
-	const struct sockaddr_storage *ss;
-	socklen_t len;
-};
-
-static long connect_call(const struct broker_call *c, void *arg)
-{
-	const struct connect_arg *a = arg;
-
-	return connect(c->sock, (const struct sockaddr *)a->ss, a->len) ? -errno
-									: 0;
-}
-
-long broker_connect_held(const struct broker_call *c,
-			 const struct sockaddr_storage *ss, socklen_t len,
-			 int *pin)
-{
-	struct connect_arg a = { ss, len };
-
-	/* A UNIX peer reads the connecting task's credentials: the deputy
-	 * connects (a pathname through the socket file's descriptor, *@pin).
-	 * An abstract name held (the network shared) is connected here: the
-	 * hold's timer interrupts this thread's call (broker.h). */
-	if (ss->ss_family == AF_UNIX && !is_abstract(ss, len))
-		return broker_deputy_connect(broker_deputy_of(c->b), c->sock,
-					     ss, len, *pin);
-	if (ss->ss_family == AF_UNIX && *pin < 0)
-		return broker_deputy_connect(broker_deputy_of(c->b), c->sock,
-					     ss, len, -1);
-	return hold(c, ss, len, pin, connect_call, &a);
-}
-
-struct send_arg {
-	const struct msghdr *m;
-	int flags;
-};
-
-static long send_call(const struct broker_call *c, void *arg)
-{
-	const struct send_arg *a = arg;
-	ssize_t sent = broker_send(c, a->m, a->flags);
-
-	return sent < 0 ? -errno : (long)sent;
-}
-
-ssize_t broker_send_held(const struct broker_call *c, const struct msghdr *m,
-			 int flags, int *pin)
-{
-	struct send_arg a = { m, flags };
-	long ret = hold(c, m->msg_name, m->msg_namelen, pin, send_call, &a);
-
-	if (ret < 0)
-		errno = (int)-ret;
-	return ret < 0 ? -1 : (ssize_t)ret;
 }

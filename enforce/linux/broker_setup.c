@@ -2,7 +2,7 @@
  * broker_setup.c - the broker's filter, installed in the command's
  * process (broker_install), and its listener handed over to the
  * supervisor by number (broker_give_listener, broker_take_listener);
- * broker.c argues the design and serves the listener.
+ * broker_loop.c argues the design and serves the listener.
  *
  * broker_give_listener() runs in the command's process before exec:
  * async-signal-safe, no allocation.

@@ -1,7 +1,7 @@
 /*
  * filters.c - the seccomp programs cordon installs, built with
  * libseccomp: the system filter (sysfilter.c argues each rule) in each
- * of its variants, and the broker's (broker.c).
+ * of its variants, and the broker's (broker_loop.c).
  *
  * They are built once, when cordon is built (scripts/filtergen.c writes
  * them into the launcher as BPF: filters_compiled.c), not at each

@@ -1,5 +1,5 @@
 /*
- * sockgate.c - the broker (broker.c) wired between the sandbox and the
+ * sockgate.c - the broker (broker_loop.c) wired between the sandbox and the
  * supervisor.
  *
  * The platform gate is a stream socketpair made before the fork.  The

@@ -65,6 +65,7 @@
 #include "enforce/policy/rundir.h"
 #include "enforce/base/say.h"
 #include "enforce/session/session.h"
+#include "enforce/session/session_note.h"
 #include "enforce/session/session_serve.h"
 #include "enforce/session/session_trust.h"
 #include "enforce/base/spawn.h"

@@ -26,7 +26,7 @@
 
 #include "enforce/linux/hostgate.h"
 #include "enforce/base/procfs.h"
-#include "enforce/session/session_serve.h"
+#include "enforce/session/session_note.h"
 #include "enforce/report/summary.h"
 
 /* A call's share of the records: its own tally (570 KB, touched only

@@ -36,6 +36,7 @@
 #include "enforce/base/record.h"
 #include "enforce/session/session_pty.h"
 #include "enforce/policy/rundir.h"
+#include "enforce/session/session_note.h"
 #include "enforce/session/session_serve.h"
 #include "enforce/session/session_trust.h"
 #include "enforce/base/spawn.h"
@@ -59,32 +60,6 @@ static void touch(struct session *s)
 	clock_gettime(CLOCK_MONOTONIC, &s->last);
 }
 
-/* @doc (taken) to client @k, one line, with @fd (-1: none). */
-static int reply_with(struct client *k, json_t *doc, int fd)
-{
-	char *line = doc ? json_dumps(doc, JSON_COMPACT) : NULL;
-	size_t len = line ? strlen(line) : 0;
-	int ret;
-
-	json_decref(doc);
-	if (!line || k->fd < 0) {
-		free(line);
-		return -EPIPE;
-	}
-	line[len] = '\n'; /* json_dumps' NUL: replaced, not sent */
-	/* the client waits for it: a short blocking write */
-	fcntl(k->fd, F_SETFL, 0);
-	ret = session_send(k->fd, line, len + 1, &fd, fd >= 0);
-	fcntl(k->fd, F_SETFL, O_NONBLOCK);
-	free(line);
-	return ret;
-}
-
-void session_reply(struct client *k, json_t *doc)
-{
-	reply_with(k, doc, -1);
-}
-
 /* The caller's terminals out of the call's descriptors (session_pty.c):
  * a pty of the session's own in their place, its master to the client
  * that asked.  NULL, or the reason the call is refused. */
@@ -104,7 +79,7 @@ static const char *own_terminal(struct client *k, json_t *req)
 	master = session_pty_open(k->line.fds);
 	if (master < 0)
 		return "cannot make the call's pseudo-terminal";
-	ret = reply_with(k, json_pack("{s:b}", "tty", 1), master);
+	ret = session_reply_fd(k, json_pack("{s:b}", "tty", 1), master);
 	close(master); /* the client's only */
 	return ret ? "cannot pass the call's pseudo-terminal" : NULL;
 }

@@ -314,7 +314,7 @@ else
 	echo "(not measured: the namespaces need root)" >"$ISO"
 fi
 
-# What the UNIX-socket broker (enforce/broker/broker.c) costs a program that
+# What the UNIX-socket broker (enforce/broker/broker_loop.c) costs a program that
 # connects or sends with an address in a loop (scripts/bench/unixconnect.c).
 echo "bench: the UNIX-socket broker"
 BROKER=$B/bench/broker.md

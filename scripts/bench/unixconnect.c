@@ -1,5 +1,5 @@
 /*
- * unixconnect.c - what the UNIX-socket broker (enforce/broker/broker.c) costs a
+ * unixconnect.c - what the UNIX-socket broker (enforce/broker/broker_loop.c) costs a
  * program that connects to an allowed socket in a loop (a local database
  * client), and one that sends datagrams with sendmsg().
  *

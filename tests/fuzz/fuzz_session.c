@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "enforce/policy/policy_edit.h"
+#include "enforce/session/session_note.h"
 #include "enforce/session/session_serve.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

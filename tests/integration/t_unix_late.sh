@@ -1,5 +1,5 @@
 # UNIX sockets that a process outside binds after the command started:
-# the kernel side (the broker, enforce/broker/broker.c) refuses them unless a
+# the kernel side (the broker, enforce/broker/broker_loop.c) refuses them unless a
 # writable or --connect-unix root holds them, for a static binary that
 # no shim sees, stream and datagram, connect, sendto and sendmsg.  A
 # listener outside counts what arrives.

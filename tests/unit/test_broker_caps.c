@@ -7,7 +7,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "enforce/broker/broker_call.h"
+#include "enforce/broker/broker_int.h"
 
 static __u64 effective(void)
 {

@@ -1,14 +1,30 @@
 /*
- * broker_call.h - one notified call performed by the broker (broker.c's
- * workers; broker_call.c, broker_msg.c).
+ * broker_int.h - what the broker's files share: the running broker, one
+ * notified call and the steps of performing it.  Not for use outside
+ * enforce/broker/ (and its unit tests); the rest of cordon knows the
+ * broker by broker.h alone.
+ *
+ * The files, top to bottom (each calls only those below it):
+ * broker_loop.c (threads, notifications, answers, records) ->
+ * broker_call.c (one call dispatched: connect, sendto) ->
+ * broker_msg.c (sendmsg, sendmmsg) -> broker_hold.c (bind, listen, a
+ * call to a socket the command owns, held) and broker_vet.c (the
+ * address decided) -> broker_io.c (the caller's memory, its socket) ->
+ * broker_gate.c (the policy asked, under the broker's lock) ->
+ * broker_own.c (the command's own sockets), broker_deputy.c,
+ * broker_cmsg.c, broker_caps.c, unixdiag.c.
  */
-#ifndef CORDON_BROKER_CALL_H
-#define CORDON_BROKER_CALL_H
+#ifndef CORDON_BROKER_INT_H
+#define CORDON_BROKER_INT_H
 
+#include <jansson.h>
 #include <limits.h>
 #include <linux/seccomp.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <sys/socket.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "enforce/broker/broker.h"
@@ -37,8 +53,35 @@ struct broker_denial {
 	char dest[64]; /* a listen()'s unbound address ("0.0.0.0:0"), or "" */
 };
 
+/* The running broker (broker_loop.c starts and stops it). */
+struct broker {
+	int listener;
+	int stopfd; /* an eventfd: wakes the leader */
+	const struct policy *p;
+	struct broker_own *own;	   /* the sockets the command bound */
+	struct broker_deputy *dep; /* UNIX connect, listen (broker_deputy.c) */
+	void (*record)(void *arg, json_t *rec);
+	void *arg;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	 /* idle workers */
+	pthread_cond_t watch_cv; /* the watcher */
+	/* how a thread that may block passes the lead on (broker_loop.c):
+	 * broker_may_block() calls it */
+	void (*pass_lead)(struct broker *b);
+	bool stopped;  /* broker_stop() called: no decision, no record */
+	bool ending;   /* stopped, or the listener hung up: threads end */
+	bool led;      /* a thread leads (waits for notifications) */
+	bool watching; /* an idle worker watches the leader */
+	unsigned int threads, idle, refs;
+	/* Written by the leader without the lock: */
+	atomic_ulong lead_gen; /* which lead is current (under mu) */
+	atomic_ulong calls;    /* notifications taken, ever */
+	atomic_ulong busy;     /* the lead_gen of a leader in a call, or 0 */
+	atomic_bool armed;     /* the watcher looks every WATCH_MS */
+};
+
 /* What broker_perform() returns for a call the kernel is to make as
- * asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE): a bind() (broker_own.c). */
+ * asked (SECCOMP_USER_NOTIF_FLAG_CONTINUE): a bind() (broker_hold.c). */
 #define BROKER_CONTINUE LONG_MIN
 
 /* The calling thread, as the broker holds it (broker_call.c keeps the
@@ -76,8 +119,8 @@ struct broker_call {
 	struct broker_denial *denial;
 };
 
-/* The decisions, taken under the broker's lock (broker.c): false once
- * the broker is stopping. */
+/* The decisions, taken under the broker's lock (broker_gate.c): false
+ * once the broker is stopping. */
 /* The socket file @path, opened as @fd: 0 allowed, -EACCES refused by
  * the policy, -EEXIST a socket of the host's in a temp dir shared with
  * it (policy_unix_shared(), unixdiag.h), -ECONNREFUSED none bound there
@@ -88,7 +131,7 @@ bool broker_may_tcp(struct broker *b, bool bind, unsigned int port);
 /* May a TCP socket of @port listen (policy_listen_allowed())? */
 bool broker_may_listen(struct broker *b, unsigned int port, bool listening);
 
-/* The sockets the command bound (broker_own.h), or NULL. */
+/* The sockets the command bound (broker_own.c), or NULL. */
 struct broker_own *broker_own_of(struct broker *b);
 /* The process that makes the UNIX connects and listens (broker_deputy.c). */
 struct broker_deputy *broker_deputy_of(struct broker *b);
@@ -183,5 +226,77 @@ ssize_t broker_send_as(const struct broker_call *c, struct msghdr *m, int flags,
 /* sendmsg and sendmmsg (broker_msg.c). */
 long broker_sendmsg(const struct broker_call *c);
 long broker_sendmmsg(const struct broker_call *c);
+
+/* The sockets the command owns (broker_own.c) and the calls made on
+ * them (broker_hold.c), with the network shared. */
+struct broker_own;
+
+/* The sockets the command bound: an empty set, or NULL out of memory. */
+struct broker_own *broker_own_new(void);
+void broker_own_free(struct broker_own *o);
+
+/* Note the socket of cookie @cookie, bound by thread @tid (the
+ * supervisor's pid) at its descriptor @fd, as the command's. */
+void broker_own_add(struct broker_own *o, uint64_t cookie, pid_t tid, int fd);
+
+/* @fd's SO_COOKIE into *@cookie.  Return: true when the kernel said. */
+bool broker_own_cookie(int fd, uint64_t *cookie);
+
+/**
+ * broker_bind - a bind() of the command (handed over only with the
+ * network shared): an AF_UNIX socket that is not bound yet is noted as
+ * the command's own, then the kernel performs the bind as asked
+ * (Landlock and the mounts decide on it).
+ * Return: BROKER_CONTINUE.
+ */
+long broker_bind(const struct broker_call *c);
+
+/**
+ * broker_listen - a listen() of the command (handed over only with TCP
+ * ports allowed): refused (EACCES, @c->denial set) on an AF_INET or
+ * AF_INET6 socket whose port is not a --bind one (bound to none, which
+ * listen() would bind to an ephemeral port on every address, or to one
+ * a connect() took and kept when it failed), unless --bind 0 allows any
+ * or it is listening already; else performed on the command's socket.
+ * Return: its result, or -errno.
+ */
+long broker_listen(const struct broker_call *c);
+
+/**
+ * broker_own_file - is the socket bound at the socket file @dev, @ino
+ * (in the caller's network namespace) one the command bound?
+ * Return: 0 yes, -ECONNREFUSED none is bound there (answer so, without
+ * making the call), -EPERM another's, or the kernel could not be asked.
+ */
+int broker_own_file(struct broker_own *o, dev_t dev, ino_t ino);
+
+/**
+ * broker_own_abstract - is the socket bound at the abstract @name (@len
+ * bytes, the leading NUL included) one the command bound?  Then it is
+ * held (a descriptor of it taken from a process of the command's: the
+ * thread that bound it, else @caller, the thread calling) so
+ * that its name cannot be released and bound by another until the call
+ * is made.  Return: that descriptor (close it after the call),
+ * -ECONNREFUSED when none is bound there (answer so, without making the
+ * call), or -EPERM, as Landlock's scope refuses one bound outside.
+ */
+int broker_own_abstract(struct broker_own *o, pid_t caller, const char *name,
+			size_t len);
+
+/**
+ * broker_connect_held - connect() the command's socket to @ss (@len),
+ * the address broker_vet() decided on, whose socket *@pin holds when it
+ * is abstract; a wait there is bounded by checks of the name (see
+ * broker_hold.c), after which *@pin may be another descriptor, or -1.
+ * Return: 0, or -errno.
+ */
+long broker_connect_held(const struct broker_call *c,
+			 const struct sockaddr_storage *ss, socklen_t len,
+			 int *pin);
+
+/* broker_send() of @m (its msg_name decided by broker_vet()), as
+ * broker_connect_held() connects.  Return: as sendmsg(2). */
+ssize_t broker_send_held(const struct broker_call *c, const struct msghdr *m,
+			 int flags, int *pin);
 
 #endif

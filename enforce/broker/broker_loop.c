@@ -1,5 +1,5 @@
 /*
- * broker.c - pathname UNIX sockets (and every address the command
+ * broker_loop.c - pathname UNIX sockets (and every address the command
  * connects or sends to) decided outside the sandbox: a seccomp
  * user-notification filter in the command, served by the supervisor.
  *
@@ -130,11 +130,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforce/broker/broker_call.h"
+#include "enforce/broker/broker_int.h"
 #include "enforce/broker/broker_deputy.h"
-#include "enforce/broker/broker_own.h"
 #include "enforce/base/record.h"
-#include "enforce/broker/unixdiag.h"
 #include "shim/core/rule.h"
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
@@ -142,96 +140,9 @@
 #define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
 #endif
 
-struct broker {
-	int listener;
-	int stopfd; /* an eventfd: wakes the leader */
-	const struct policy *p;
-	struct broker_own *own;	   /* the sockets the command bound */
-	struct broker_deputy *dep; /* UNIX connect, listen (broker_deputy.c) */
-	void (*record)(void *arg, json_t *rec);
-	void *arg;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;	 /* idle workers */
-	pthread_cond_t watch_cv; /* the watcher */
-	bool stopped;  /* broker_stop() called: no decision, no record */
-	bool ending;   /* stopped, or the listener hung up: threads end */
-	bool led;      /* a thread leads (waits for notifications) */
-	bool watching; /* an idle worker watches the leader */
-	unsigned int threads, idle, refs;
-	/* Written by the leader without the lock: */
-	atomic_ulong lead_gen; /* which lead is current (under mu) */
-	atomic_ulong calls;    /* notifications taken, ever */
-	atomic_ulong busy;     /* the lead_gen of a leader in a call, or 0 */
-	atomic_bool armed;     /* the watcher looks every WATCH_MS */
-};
-
 /* How long a call may hold the lead before the watcher takes it over
  * (a connect blocked on a full backlog), in ms. */
 #define WATCH_MS 10
-
-/* A socket in /tmp or /var/tmp that only a default root grants is the
- * command's if the command bound it: in its own network namespace (the
- * network off), not among the host's; where the command shares the
- * host's namespace, a socket noted when the command bound it
- * (broker_own.c).  Return: 0 the command's, -EEXIST the host's,
- * -ECONNREFUSED none bound in the host's namespace (network shared). */
-static int whose(const struct broker *b, int fd)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) != 0)
-		return -EEXIST;
-	if (policy_net_shared(b->p->net)) {
-		int ret = broker_own_file(b->own, st.st_dev, st.st_ino);
-
-		return ret == -EPERM ? -EEXIST : ret;
-	}
-	return unixdiag_bound_here(st.st_dev, st.st_ino) != 0 ? -EEXIST : 0;
-}
-
-struct broker_own *broker_own_of(struct broker *b)
-{
-	return b->own;
-}
-
-struct broker_deputy *broker_deputy_of(struct broker *b)
-{
-	return b->dep;
-}
-
-int broker_may_unix(struct broker *b, const char *path, int fd)
-{
-	bool ok, shared;
-
-	pthread_mutex_lock(&b->mu);
-	ok = !b->stopped && broker_caps_dropped() &&
-	     policy_unix_allowed(b->p, path);
-	shared = ok && policy_unix_shared(b->p, path);
-	pthread_mutex_unlock(&b->mu);
-	if (!ok)
-		return -EACCES;
-	return shared ? whose(b, fd) : 0;
-}
-
-bool broker_may_tcp(struct broker *b, bool bind, unsigned int port)
-{
-	bool ok;
-
-	pthread_mutex_lock(&b->mu);
-	ok = !b->stopped && policy_tcp_allowed(b->p, bind, port);
-	pthread_mutex_unlock(&b->mu);
-	return ok;
-}
-
-bool broker_may_listen(struct broker *b, unsigned int port, bool listening)
-{
-	bool ok;
-
-	pthread_mutex_lock(&b->mu);
-	ok = !b->stopped && policy_listen_allowed(b->p, port, listening);
-	pthread_mutex_unlock(&b->mu);
-	return ok;
-}
 
 /* Called with b->mu held, and releases it: the last reference frees. */
 static void unref_unlock(struct broker *b)
@@ -390,7 +301,7 @@ static void free_lead(struct broker *b)
 	}
 }
 
-void broker_may_block(struct broker *b)
+static void pass_lead(struct broker *b)
 {
 	pthread_mutex_lock(&b->mu);
 	if (is_leading(b))
@@ -536,6 +447,7 @@ int broker_start(struct broker **bp, int listener, const struct policy *p,
 	}
 	b->listener = listener;
 	b->p = p;
+	b->pass_lead = pass_lead;
 	b->own = broker_own_new();
 	/* before the command runs: forked while nothing of its is held */
 	b->dep = broker_deputy_start();
