@@ -21,18 +21,13 @@
 #include <unistd.h>
 
 #include "enforce/cli/cli.h"
-#include "enforce/learn/explain.h"
-#include "enforce/run/launch.h"
 #include "enforce/learn/learn.h"
-#include "enforce/policy/modes.h"
+#include "enforce/run/run.h"
+#include "enforce/policy/policy.h"
 #include "enforce/probe/probe.h"
-#include "enforce/policy/profile.h"
-#include "enforce/base/say.h"
+#include "enforce/base/base.h"
 #include "enforce/session/session.h"
-#include "enforce/base/spawn.h"
-#include "enforce/report/summary.h"
-#include "enforce/report/supervise.h"
-#include "enforce/run/wrap.h"
+#include "enforce/report/report.h"
 
 #define CORDON_VERSION "0.1.0"
 

@@ -17,7 +17,7 @@ file.  Every product file (*.c, *.h under shim/ and enforce/) belongs to
 the layer of its longest matching prefix.
 
 Every include names its file from the top of the tree (-iquote .):
-    #include "enforce/broker.h"
+    #include "enforce/broker/broker.h"
 Angle-bracket includes are the system's and are not read.  A unit is a
 .c file and the .h of the same stem in the same folder (a.c + a.h);
 unit a depends on unit b when a file of a includes a file of b.
@@ -26,6 +26,8 @@ Fails on, one line per problem ("file:line: what: why"):
   - a product file in no layer;
   - an include that names no file from the top of the tree;
   - an include of a file in a layer above the includer's ("back up");
+  - an include, from outside a subsystem of enforce/ (a folder
+    enforce/D/), of any of its files but its one interface, enforce/D/D.h;
   - a circle among units (each strongly connected component of more than
     one unit, with the includes that tie it);
   - a product file over 600 lines;
@@ -223,6 +225,17 @@ def unit_of(path):
     return path.rsplit(".", 1)[0]
 
 
+def private_include(f, target):
+    """A subsystem of enforce/ (a folder enforce/D/) is known outside by
+    its one header enforce/D/D.h: any other of its files included from
+    outside the folder is its inside.  Return (folder, interface) then."""
+    parts = target.split("/")
+    if len(parts) != 3 or parts[0] != "enforce" or f.startswith("/".join(parts[:2]) + "/"):
+        return None
+    iface = "%s/%s/%s.h" % (parts[0], parts[1], parts[1])
+    return None if target == iface else ("enforce/%s/" % parts[1], iface)
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description="Check the layering of shim/ and enforce/.")
@@ -289,6 +302,11 @@ def main():
                 problems.append((f, num, "include runs back up",
                                  "%s is in %s, above this file's %s"
                                  % (target, name(target), name(f))))
+            inside = private_include(f, target)
+            if inside:
+                problems.append((f, num, "include of another subsystem's inside",
+                                 "%s is known outside %s by %s alone"
+                                 % (target, inside[0], inside[1])))
             a, b = unit_of(f), unit_of(target)
             if a != b:
                 edges.setdefault(a, set()).add(b)

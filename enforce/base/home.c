@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/base/home.h"
+#include "enforce/base/base.h"
 
 const char *home_dir(void)
 {

@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/base/procfs.h"
+#include "enforce/base/base.h"
 
 /* /proc/@pid/@what (@pid 0: self) into @buf, NUL-ended; its length,
  * or -1. */

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "enforce/base/record.h"
+#include "enforce/base/base.h"
 #include "shim/core/policy.h"
 #include "shim/core/strbuf.h"
 

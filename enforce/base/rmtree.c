@@ -27,8 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/base/procfs.h"
-#include "enforce/base/rmtree.h"
+#include "enforce/base/base.h"
 
 /* Restarts from the top in a row, with nothing removed in between, when
  * a directory moved out under the walk. */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enforce/base/say.h"
+#include "enforce/base/base.h"
 #include "shim/core/path.h"
 
 void say_oneline(char *s)

@@ -16,8 +16,7 @@
 #include "shim/core/path.h"
 #include "shim/core/shebang.h"
 #include "shim/core/strbuf.h"
-#include "enforce/base/platform.h"
-#include "enforce/base/spawn.h"
+#include "enforce/base/base.h"
 
 /* Find @cmd the way execvp(3) would (spawn.h). */
 bool spawn_locate(const char *cmd, char out[PATH_BUF])

@@ -132,7 +132,7 @@
 
 #include "enforce/broker/broker_int.h"
 #include "enforce/broker/broker_deputy.h"
-#include "enforce/base/record.h"
+#include "enforce/base/base.h"
 #include "shim/core/rule.h"
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS

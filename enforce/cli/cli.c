@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "enforce/cli/cli.h"
-#include "enforce/proxy/proxy_parse.h"
-#include "enforce/base/say.h"
+#include "enforce/proxy/proxy.h"
+#include "enforce/base/base.h"
 
 static const char *const mode_names[] = {
 	[MODE_READ_ONLY] = "read-only",

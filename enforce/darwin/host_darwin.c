@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "enforce/darwin/darwin.h"
-#include "enforce/policy/roots.h"
-#include "enforce/base/home.h"
+#include "enforce/policy/policy.h"
+#include "enforce/base/base.h"
 
 /* @path resolved into @out (PATH_BUF), or NULL when it is not there. */
 static const char *resolved(const char *path, char *out)

@@ -24,8 +24,7 @@
 #include <unistd.h>
 
 #include "enforce/darwin/darwin.h"
-#include "enforce/base/platform.h"
-#include "enforce/base/spawn.h"
+#include "enforce/base/base.h"
 
 /* The kernel's state, as platform_features() returns it. */
 #define SEATBELT 1

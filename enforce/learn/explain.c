@@ -24,11 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/learn/explain.h"
-#include "enforce/base/record.h"
-#include "enforce/policy/roots.h"
-#include "enforce/base/say.h"
-#include "enforce/base/spawn.h"
+#include "enforce/learn/learn.h"
+#include "enforce/base/base.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/path.h"
 #include "shim/core/rule.h"
 

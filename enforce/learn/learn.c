@@ -48,19 +48,17 @@
 #include <unistd.h>
 
 #include "enforce/learn/learn.h"
-#include "enforce/report/tally.h"
+#include "enforce/report/report.h"
 #include "enforce/learn/learn_elf.h"
 #include "enforce/learn/learn_check.h"
 #include "enforce/learn/learn_fold.h"
 #include "enforce/learn/learn_net.h"
 #include "enforce/learn/learn_store.h"
-#include "enforce/policy/policy_edit.h"
-#include "enforce/policy/roots.h"
-#include "enforce/base/spawn.h"
+#include "enforce/policy/policy.h"
+#include "enforce/base/base.h"
 #include "shim/core/path.h"
 #include "shim/core/shebang.h"
 #include "shim/core/strbuf.h"
-#include "enforce/base/home.h"
 
 #define SHEBANG_HOPS 4 /* interpreters of interpreters: the kernel's */
 #define ELF_DEPTH    8 /* libraries of libraries */

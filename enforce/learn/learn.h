@@ -1,5 +1,10 @@
 /*
- * learn.h - `cordon learn`: a minimal profile from a real run.
+ * learn.h - `cordon learn` and `cordon explain` (enforce/learn/): a profile
+ * learned from a real run, and the verdict of a run's policy on paths.
+ *
+ * One header, the folder's whole interface: the rest of cordon includes
+ * this and nothing else of enforce/learn/.  Its parts, each with the file
+ * that implements it, follow.
  */
 #ifndef CORDON_LEARN_H
 #define CORDON_LEARN_H
@@ -9,6 +14,10 @@
 
 #include "enforce/cli/cli.h"
 #include "shim/core/policy.h"
+
+/*
+ * learn.c - `cordon learn`: a minimal profile from a real run.
+ */
 
 /**
  * learn_start - before the run: note the moment it begins (what was
@@ -39,5 +48,17 @@ int learn_write(const char *out, const struct policy *p, char *err,
  * alone would refuse.  Built once; lives until exit.
  */
 const struct policy *learn_kernel_policy(const struct policy *p);
+
+/*
+ * explain.c - `cordon explain`: the verdict of a run's policy on paths.
+ */
+
+/**
+ * explain_run - print, for each path (or port) of @c, the verdict, the
+ * resolved path, the rule and the option that would change it.
+ * Return: 0 when all are allowed, 1 otherwise, EXIT_CORDON when the
+ * policy cannot be built.
+ */
+int explain_run(struct cli *c);
 
 #endif

@@ -32,12 +32,11 @@
 #include <sys/stat.h>
 
 #include "enforce/learn/learn_check.h"
-#include "enforce/base/platform.h"
-#include "enforce/proxy/proxy_parse.h"
-#include "enforce/policy/roots.h"
+#include "enforce/base/base.h"
+#include "enforce/proxy/proxy.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/policy.h"
 #include "shim/core/strbuf.h"
-#include "enforce/base/home.h"
 
 /* @path resolved as the kernel would (the missing tail lexically), else
  * normalised; "" when neither. */

@@ -19,7 +19,7 @@
 
 #include "enforce/learn/learn_check.h"
 #include "enforce/learn/learn_net.h"
-#include "enforce/proxy/proxy_parse.h"
+#include "enforce/proxy/proxy.h"
 
 #define LEARN_PORTS 64
 

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "enforce/linux/caps.h"
+#include "enforce/linux/linux.h"
 
 void caps_features(struct feature_set *s, bool exact)
 {

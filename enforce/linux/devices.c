@@ -28,10 +28,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/linux/devices.h"
-#include "enforce/base/procfs.h"
+#include "enforce/linux/linux.h"
+#include "enforce/base/base.h"
 #include "shim/core/path.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 
 #define SHM "/dev/shm"
 

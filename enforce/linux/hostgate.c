@@ -30,7 +30,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "enforce/linux/hostgate.h"
+#include "enforce/linux/linux.h"
 #include "enforce/proxy/proxy.h"
 #include "shim/core/strbuf.h"
 

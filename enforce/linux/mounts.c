@@ -35,10 +35,9 @@
 #include <unistd.h>
 
 #include "enforce/linux/covers.h"
-#include "enforce/linux/devices.h"
-#include "enforce/policy/gitguard.h"
+#include "enforce/linux/linux.h"
+#include "enforce/policy/policy.h"
 #include "enforce/linux/mounts.h"
-#include "enforce/linux/pid1.h"
 #include "shim/core/path.h"
 
 static int set_attr(const char *path, unsigned int flags,

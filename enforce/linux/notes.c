@@ -8,11 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enforce/policy/gitguard.h"
-#include "enforce/linux/notes.h"
-#include "enforce/base/platform.h"
-#include "enforce/policy/roots.h"
-#include "enforce/base/home.h"
+#include "enforce/policy/policy.h"
+#include "enforce/linux/linux.h"
+#include "enforce/base/base.h"
 
 void notes_refusal(const struct feature_set *fs, int kernel)
 {

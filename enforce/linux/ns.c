@@ -25,12 +25,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/linux/hostgate.h"
+#include "enforce/linux/linux.h"
 #include "enforce/linux/mounts.h"
-#include "enforce/linux/ns.h"
-#include "enforce/linux/pid1.h"
-#include "enforce/base/say.h"
-#include "enforce/base/spawn.h"
+#include "enforce/base/base.h"
 
 static int ns_flags(void)
 {

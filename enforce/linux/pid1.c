@@ -28,8 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/linux/pid1.h"
-#include "enforce/base/spawn.h"
+#include "enforce/linux/linux.h"
+#include "enforce/base/base.h"
 
 static volatile pid_t relay_to;
 

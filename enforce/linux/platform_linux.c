@@ -12,15 +12,9 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "enforce/linux/caps.h"
-#include "enforce/linux/devices.h"
+#include "enforce/linux/linux.h"
 #include "shim/core/landlock.h"
-#include "enforce/linux/notes.h"
-#include "enforce/linux/ns.h"
-#include "enforce/linux/pid1.h"
-#include "enforce/base/platform.h"
-#include "enforce/linux/sockgate.h"
-#include "enforce/linux/sysfilter.h"
+#include "enforce/base/base.h"
 
 /* The kernel's state platform_features() found, for a refusal that
  * the namespaces themselves decide (refuse()). */

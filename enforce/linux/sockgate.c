@@ -26,8 +26,7 @@
 #include <unistd.h>
 
 #include "enforce/broker/broker.h"
-#include "enforce/linux/hostgate.h"
-#include "enforce/linux/sockgate.h"
+#include "enforce/linux/linux.h"
 
 /* Can a listener be made under the filters above?  The kernel takes one
  * per chain of filters (EBUSY for a second: another supervisor above,

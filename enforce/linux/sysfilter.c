@@ -42,8 +42,7 @@
 #include <unistd.h>
 
 #include "enforce/linux/filters.h"
-#include "enforce/linux/ns.h"
-#include "enforce/linux/sysfilter.h"
+#include "enforce/linux/linux.h"
 
 static bool has_seccomp(void)
 {

@@ -26,12 +26,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/policy/citmp.h"
-#include "enforce/base/procfs.h"
-#include "enforce/base/rmtree.h"
-#include "enforce/base/say.h"
+#include "enforce/policy/policy.h"
+#include "enforce/base/base.h"
 #include "shim/core/path.h"
-#include "enforce/base/home.h"
 
 /* <state>/ci, held from citmp_prepare() to citmp_remove() */
 static int ci_fd = -1;

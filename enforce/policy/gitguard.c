@@ -55,9 +55,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforce/policy/gitguard.h"
+#include "enforce/policy/policy.h"
 #include "enforce/policy/gitindex.h"
-#include "enforce/policy/protect.h"
 
 #define NEST_DEPTH 2   /* levels searched below a workspace root */
 #define NEST_DIRS  128 /* directories read in that search, in all */

@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/policy/gitguard.h"
+#include "enforce/policy/policy.h"
 #include "enforce/policy/gitindex.h"
 
 #define INDEX_MAX (512u << 20) /* a larger index is not read */

@@ -11,8 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/policy/citmp.h"
-#include "enforce/policy/modes.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/env.h"
 #include "shim/core/path.h"
 

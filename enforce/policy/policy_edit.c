@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/env.h"
 
 int policy_add_root(struct policy *p, const char *path, unsigned int rights,

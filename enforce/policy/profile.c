@@ -42,11 +42,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "enforce/base/home.h"
-#include "enforce/policy/profile.h"
+#include "enforce/base/base.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
-#include "enforce/base/say.h"
 
 static const struct {
 	const char *name;

@@ -11,8 +11,7 @@
 #include <sys/stat.h>
 
 #include "shim/core/path.h"
-#include "enforce/policy/protect.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 
 /*
  * Take @drop back from the canonical @canon where the policy grants it:

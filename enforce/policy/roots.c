@@ -16,17 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/policy/gitguard.h"
-#include "enforce/policy/modes.h"
-#include "enforce/policy/protect.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/path.h"
-#include "enforce/base/platform.h"
-#include "enforce/policy/profile.h"
-#include "enforce/policy/roots.h"
-#include "enforce/base/say.h"
-#include "enforce/policy/rundir.h"
-#include "enforce/policy/policy_edit.h"
-#include "enforce/base/home.h"
+#include "enforce/base/base.h"
 
 #define RX (RIGHT_R | RIGHT_X)
 #define RW (RIGHT_R | RIGHT_W)

@@ -33,11 +33,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/policy/protect.h"
-#include "enforce/base/record.h"
-#include "enforce/policy/rundir.h"
-#include "enforce/base/say.h"
-#include "enforce/base/home.h"
+#include "enforce/policy/policy.h"
+#include "enforce/base/base.h"
 
 #define MARK ".xdg-refused"
 

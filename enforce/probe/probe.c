@@ -24,18 +24,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/linux/caps.h"
+#include "enforce/linux/linux.h"
 #include "shim/core/landlock.h"
-#include "enforce/linux/ns.h"
-#include "enforce/linux/pid1.h"
 #include "enforce/probe/probe.h"
 #include "enforce/probe/probe_checks.h"
-#include "enforce/base/rmtree.h"
-#include "enforce/policy/roots.h"
-#include "enforce/base/say.h"
-#include "enforce/linux/sockgate.h"
-#include "enforce/linux/sysfilter.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/base/base.h"
+#include "enforce/policy/policy.h"
 
 #define STATUS_SETUP_FAILED 254
 

@@ -19,10 +19,9 @@
 
 #include "enforce/cli/cli.h"
 #include "enforce/darwin/darwin.h"
-#include "enforce/base/platform.h"
+#include "enforce/base/base.h"
 #include "enforce/probe/probe.h"
-#include "enforce/policy/roots.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 
 #define SECRET "cordon-probe-secret\n"
 

@@ -21,7 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/policy/gitguard.h"
+#include "enforce/policy/policy.h"
 #include "enforce/probe/probe_checks.h"
 
 static void path_in(char *buf, size_t len, const char *dir, const char *f)

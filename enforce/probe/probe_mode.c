@@ -14,11 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/base/platform.h"
+#include "enforce/base/base.h"
 #include "enforce/probe/probe.h"
-#include "enforce/policy/roots.h"
-#include "enforce/base/say.h"
-#include "enforce/base/spawn.h"
+#include "enforce/policy/policy.h"
 
 static const char *enforcement(const struct feature_set *fs, int state)
 {

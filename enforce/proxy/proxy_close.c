@@ -13,7 +13,7 @@
 
 #include <event2/buffer.h>
 
-#include "enforce/base/record.h"
+#include "enforce/base/base.h"
 #include "enforce/proxy/proxy_int.h"
 
 void proxy_stats_add(struct proxy *px, int conns, bool refused)

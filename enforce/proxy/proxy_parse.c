@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "enforce/proxy/proxy_parse.h"
+#include "enforce/proxy/proxy.h"
 
 #define METHOD_MAX  32
 #define HEADERS_MAX 128

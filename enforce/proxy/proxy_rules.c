@@ -24,7 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "enforce/proxy/proxy_parse.h"
+#include "enforce/proxy/proxy.h"
 
 int proxy_rule_parse(const char *spec, struct proxy_rule *out)
 {

@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/report/auditlog.h"
+#include "enforce/report/report.h"
 
 #ifndef O_PATH
 #define O_PATH 0 /* macOS: a directory opened for reading */

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <sys/random.h>
 
-#include "enforce/report/budget.h"
-#include "enforce/base/record.h"
+#include "enforce/report/report.h"
+#include "enforce/base/base.h"
 
 static const struct limit {
 	const char *name;

@@ -16,9 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/base/record.h"
-#include "enforce/report/summary.h"
-#include "enforce/report/tally.h"
+#include "enforce/base/base.h"
+#include "enforce/report/report.h"
 #include "shim/core/rule.h"
 
 #define RULES_SHOWN 5

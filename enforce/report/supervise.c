@@ -40,14 +40,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/policy/gitguard.h"
-#include "enforce/base/procfs.h"
-#include "enforce/base/record.h"
-#include "enforce/policy/roots.h"
-#include "enforce/policy/rundir.h"
-#include "enforce/base/spawn.h"
-#include "enforce/report/supervise.h"
-#include "enforce/base/home.h"
+#include "enforce/policy/policy.h"
+#include "enforce/base/base.h"
+#include "enforce/report/report.h"
 
 /* Datagrams read at once before the command's state is looked at. */
 #define DRAIN_BATCH 4096

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/proxy/proxy_parse.h"
-#include "enforce/report/tally.h"
+#include "enforce/proxy/proxy.h"
+#include "enforce/report/report.h"
 #include "shim/core/rule.h"
 
 /* The most of @src that fits in @dst, never half a UTF-8 character. */

@@ -13,17 +13,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/policy/citmp.h"
-#include "enforce/run/launch.h"
+#include "enforce/policy/policy.h"
+#include "enforce/run/run.h"
 #include "enforce/learn/learn.h"
-#include "enforce/policy/modes.h"
-#include "enforce/linux/notes.h"
-#include "enforce/base/platform.h"
-#include "enforce/policy/policy_edit.h"
-#include "enforce/policy/roots.h"
-#include "enforce/base/say.h"
-#include "enforce/run/shimenv.h"
-#include "enforce/base/spawn.h"
+#include "enforce/linux/linux.h"
+#include "enforce/base/base.h"
 
 static int enforce(const struct policy *p, const struct feature_set *fs,
 		   int kernel, const char *keep, bool learning, int gate)

@@ -19,14 +19,11 @@
 #include <unistd.h>
 
 #include "shim/core/env.h"
-#include "enforce/base/platform.h"
+#include "enforce/base/base.h"
 #include "shim/core/preload.h"
-#include "enforce/run/shimenv.h"
-#include "enforce/report/supervise.h"
-#include "enforce/base/say.h"
-#include "enforce/policy/protect.h"
-#include "enforce/policy/rundir.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/run/run.h"
+#include "enforce/report/report.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/snapshot.h"
 
 int shimenv_locate(char out[PATH_BUF])

@@ -18,12 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/policy/roots.h"
-#include "enforce/base/platform.h"
-#include "enforce/base/say.h"
-#include "enforce/run/shimenv.h"
-#include "enforce/base/spawn.h"
-#include "enforce/run/wrap.h"
+#include "enforce/policy/policy.h"
+#include "enforce/base/base.h"
+#include "enforce/run/run.h"
 #include "shim/core/env.h"
 #include "shim/core/strbuf.h"
 

@@ -59,16 +59,14 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
-#include "enforce/run/launch.h"
-#include "enforce/policy/modes.h"
+#include "enforce/run/run.h"
+#include "enforce/policy/policy.h"
 #include "enforce/probe/probe.h"
-#include "enforce/policy/rundir.h"
-#include "enforce/base/say.h"
+#include "enforce/base/base.h"
 #include "enforce/session/session.h"
 #include "enforce/session/session_note.h"
 #include "enforce/session/session_serve.h"
 #include "enforce/session/session_trust.h"
-#include "enforce/base/spawn.h"
 
 /* In the sandbox: serve calls instead of running one command. */
 static int inside(struct cli *c, struct launch *l, void *arg)

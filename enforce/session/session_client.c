@@ -24,12 +24,11 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "enforce/base/say.h"
+#include "enforce/base/base.h"
 #include "enforce/session/session.h"
 #include "enforce/session/session_proto.h"
 #include "enforce/session/session_pty.h"
 #include "enforce/session/session_trust.h"
-#include "enforce/base/spawn.h"
 #include "shim/core/env.h"
 
 extern char **environ;

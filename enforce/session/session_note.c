@@ -24,10 +24,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enforce/linux/hostgate.h"
-#include "enforce/base/procfs.h"
+#include "enforce/linux/linux.h"
+#include "enforce/base/base.h"
 #include "enforce/session/session_note.h"
-#include "enforce/report/summary.h"
+#include "enforce/report/report.h"
 
 /* A call's share of the records: its own tally (570 KB, touched only
  * where a report needs it: calloc'd pages are the kernel's zero pages

@@ -33,7 +33,7 @@
 
 #include "enforce/session/session.h"
 #include "enforce/session/session_proto.h"
-#include "enforce/base/spawn.h"
+#include "enforce/base/base.h"
 
 extern char **environ;
 

@@ -13,8 +13,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "enforce/policy/rundir.h"
-#include "enforce/base/say.h"
+#include "enforce/policy/policy.h"
+#include "enforce/base/base.h"
 #include "enforce/session/session_proto.h"
 
 bool session_id_valid(const char *id)

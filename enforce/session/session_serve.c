@@ -32,14 +32,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/policy/modes.h"
-#include "enforce/base/record.h"
+#include "enforce/policy/policy.h"
+#include "enforce/base/base.h"
 #include "enforce/session/session_pty.h"
-#include "enforce/policy/rundir.h"
 #include "enforce/session/session_note.h"
 #include "enforce/session/session_serve.h"
 #include "enforce/session/session_trust.h"
-#include "enforce/base/spawn.h"
 #include "shim/core/env.h"
 
 /* The variables a call may not set: the shim's own. */

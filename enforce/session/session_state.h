@@ -14,9 +14,9 @@
 #include <time.h>
 
 #include "enforce/cli/cli.h"
-#include "enforce/run/launch.h"
+#include "enforce/run/run.h"
 #include "enforce/session/session_proto.h"
-#include "enforce/report/supervise.h"
+#include "enforce/report/report.h"
 
 /* The proxy's lines kept per call, and their length (hostgate_line()) */
 #define SESSION_LINES_KEPT 16

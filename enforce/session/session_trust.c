@@ -23,9 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/base/procfs.h"
-#include "enforce/policy/rundir.h"
-#include "enforce/base/say.h"
+#include "enforce/base/base.h"
+#include "enforce/policy/policy.h"
 #include "enforce/session/session_proto.h"
 #include "enforce/session/session_trust.h"
 

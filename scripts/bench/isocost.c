@@ -20,10 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforce/linux/devices.h"
-#include "enforce/policy/gitguard.h"
+#include "enforce/linux/linux.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/policy.h"
-#include "enforce/policy/policy_edit.h"
 
 #define ROUNDS 200
 

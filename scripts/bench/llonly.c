@@ -15,7 +15,7 @@
 
 #include "shim/core/landlock.h"
 #include "shim/core/policy.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 
 int main(int argc, char **argv)
 {

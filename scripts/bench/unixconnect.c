@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #include "enforce/broker/broker.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 
 #define ROUNDS 5
 

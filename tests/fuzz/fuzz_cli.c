@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "enforce/cli/cli.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 
 #define MAX_ARGS 64
 

@@ -13,8 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enforce/policy/profile.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/proxy/proxy_parse.h"
+#include "enforce/proxy/proxy.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,10 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/base/record.h"
-#include "enforce/report/summary.h"
-#include "enforce/report/supervise.h"
-#include "enforce/report/tally.h"
+#include "enforce/base/base.h"
+#include "enforce/report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -31,7 +31,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 #include "enforce/session/session_note.h"
 #include "enforce/session/session_serve.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/snapshot.h"
 
 static unsigned int rights_of(const char *s)

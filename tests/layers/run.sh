@@ -122,6 +122,18 @@ layers.txt:7: folder without '/': shim is a folder: write shim/
 layers.txt:7: prefix owns no file: shim matches no product file (or only ones a longer prefix takes)
 EOF
 
+# A subsystem of enforce/ is known outside by its one header: the
+# fixture's run/ includes net/net.h (passes); its twin includes the
+# inside, net/net_int.h (fails).  net/ itself includes its inside.
+expect private 0 "$here/private" <<'EOF'
+layers: 4 files in 2 layers, no circle, no include back up
+EOF
+t=$(copy private)
+sed -i 's|enforce/net/net.h|enforce/net/net_int.h|' "$t/enforce/run/run.c"
+expect private-twin 1 "$t" <<'EOF'
+enforce/run/run.c:1: include of another subsystem's inside: enforce/net/net_int.h is known outside enforce/net/ by enforce/net/net.h alone
+EOF
+
 # Bad input: one line on stderr, exit 2.
 t=$(copy clean)
 rm "$t/layers.txt"

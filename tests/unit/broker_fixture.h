@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "enforce/broker/broker.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/path.h"
 #include "tmptree.h"
 

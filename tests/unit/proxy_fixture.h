@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "enforce/proxy/proxy.h"
-#include "enforce/base/record.h"
+#include "enforce/base/base.h"
 
 static int origin_fd = -1, origin_port;
 /* a listener that never accepts: its peers' bytes pile up */

@@ -22,8 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "enforce/policy/policy_edit.h"
-#include "enforce/base/record.h"
+#include "enforce/policy/policy.h"
+#include "enforce/base/base.h"
 #include "shim/core/strbuf.h"
 #include "shim/shim.h"
 #include "tmptree.h"

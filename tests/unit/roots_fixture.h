@@ -19,9 +19,7 @@
 #include <unistd.h>
 
 #include "enforce/cli/cli.h"
-#include "enforce/policy/policy_edit.h"
-#include "enforce/policy/protect.h"
-#include "enforce/policy/roots.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/path.h"
 #include "tmptree.h"
 static char T[64];

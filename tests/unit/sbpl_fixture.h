@@ -11,7 +11,7 @@
 
 #include "shim/core/path.h"
 #include "enforce/darwin/sbpl.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 
 #define PROFILE_MAX (1 << 20)
 

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/snapshot.h"
 #include "shim/core/strbuf.h"
 

@@ -16,9 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/report/auditlog.h"
-#include "enforce/report/budget.h"
-#include "enforce/base/record.h"
+#include "enforce/report/report.h"
+#include "enforce/base/base.h"
 
 static struct budget b;
 

@@ -3,7 +3,7 @@
 #include <errno.h>
 
 #include "enforce/cli/cli.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 
 static struct cli c;
 static char err[512];

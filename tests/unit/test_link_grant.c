@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 #include "shim/core/path.h"
 #include "shim/core/rule.h"
 #include "tmptree.h"

@@ -12,7 +12,7 @@
 
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 #include "tmptree.h"
 
 static struct policy p;

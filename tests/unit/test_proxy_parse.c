@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/proxy/proxy_parse.h"
+#include "enforce/proxy/proxy.h"
 
 static long parse(const char *s, struct proxy_request *r)
 {

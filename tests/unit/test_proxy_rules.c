@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "enforce/proxy/proxy_parse.h"
+#include "enforce/proxy/proxy.h"
 
 static struct proxy_rule rules[8];
 static size_t nrules;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "enforce/base/record.h"
+#include "enforce/base/base.h"
 
 /* A record as shim/audit.c builds it (report.c's denial). */
 #define SHIM_RECORD                                                            \

@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/base/rmtree.h"
+#include "enforce/base/base.h"
 #include "tests/unit/tmptree.h"
 
 static char base[64];

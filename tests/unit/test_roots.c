@@ -15,7 +15,7 @@
  * as they were after each test.
  */
 #include "tests/unit/roots_fixture.h"
-#include "enforce/base/home.h"
+#include "enforce/base/base.h"
 
 TestSuite(roots, .init = setup, .fini = teardown);
 

@@ -7,7 +7,7 @@
  * choice is made afresh).
  */
 #include "tests/unit/roots_fixture.h"
-#include "enforce/policy/rundir.h"
+#include "enforce/policy/policy.h"
 
 static void init(void)
 {

@@ -17,7 +17,7 @@
 
 #include "shim/core/path.h"
 #include "enforce/darwin/sbpl.h"
-#include "enforce/policy/policy_edit.h"
+#include "enforce/policy/policy.h"
 
 #define GOLDEN_DIR "tests/unit/golden/sbpl/"
 #include "sbpl_fixture.h"

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "enforce/linux/sysfilter.h"
+#include "enforce/linux/linux.h"
 #include "shim/core/sockrule.h"
 
 static const int domains[] = { AF_INET, AF_INET6, AF_PACKET, AF_UNIX,

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "enforce/policy/policy_edit.h"
-#include "enforce/report/summary.h"
+#include "enforce/policy/policy.h"
+#include "enforce/report/report.h"
 #include "shim/core/rule.h"
 
 static struct supervisor s;
