@@ -1,8 +1,10 @@
 /*
- * broker.h - connect() and the sends that carry an address, performed
- * outside the sandbox by the supervisor, so that a pathname UNIX socket
- * bound after the start is reached only when the policy grants it
- * (broker_loop.c argues the design).
+ * broker.h - the broker (enforce/broker/): connect() and the sends that
+ * carry an address, bind() and listen(), performed outside the sandbox by
+ * the supervisor, so that a pathname UNIX socket bound after the start is
+ * reached only when the policy grants it (broker_loop.c argues the
+ * design; broker_int.h says how its files call each other).  The folder's
+ * whole interface: the rest of cordon includes this alone.
  *
  * A deputy: the broker acts as the supervisor (its pid, its threads'
  * credentials, its namespaces, root and descriptors), and must lend the

@@ -1,5 +1,7 @@
 /*
- * cli.h - the command line: subcommand, policy options, command.
+ * cli.h - the command line (enforce/cli/): cordon's argv parsed into a
+ * request (subcommand, policy options, command) and the --help text.  The
+ * folder's whole interface; every other part reads the request it makes.
  */
 #ifndef CORDON_CLI_H
 #define CORDON_CLI_H

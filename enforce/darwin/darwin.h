@@ -1,6 +1,8 @@
 /*
- * darwin.h - what the launcher's macOS files share: the facts about this
- * Mac that the Seatbelt profile needs (sbpl.h), and the profile itself.
+ * darwin.h - macOS (enforce/darwin/): the Seatbelt boundary and its
+ * profile renderer; what the launcher's macOS files share: the facts about
+ * this Mac that the Seatbelt profile needs (sbpl.h), and the profile itself.
+ * The folder's whole interface (with base.h's platform part it implements).
  */
 #ifndef CORDON_DARWIN_H
 #define CORDON_DARWIN_H

@@ -1,5 +1,6 @@
 /*
- * probe.h - `cordon probe [--json]`.
+ * probe.h - `cordon probe [--json] [--mode MODE]` (enforce/probe/): what
+ * this host enforces, proven by live attempts.  The folder's whole interface.
  */
 #ifndef CORDON_PROBE_H
 #define CORDON_PROBE_H

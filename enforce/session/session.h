@@ -1,6 +1,7 @@
 /*
- * session.h - sessions: a sandbox prepared once, in which many commands
- * run (session.c: the supervisor; session_pid1.c: its pid 1;
+ * session.h - sessions (enforce/session/): a sandbox prepared once, in
+ * which many commands run; the folder's whole interface (session.c: the
+ * supervisor; session_pid1.c: its pid 1;
  * session_client.c: run --session, stop, list; session_proto.h: what
  * crosses between them).
  */
