@@ -1,9 +1,9 @@
 # cordon: one non-recursive Makefile.  Everything is built into build/.
 #
 #   make            the launcher build/cordon
-#   make test       the layering check, unit tests (Criterion), then
-#                   integration tests on the real kernel, as root and as
-#                   an unprivileged user
+#   make test       the documents' and the layering's checks, unit tests
+#                   (Criterion), then integration tests on the real
+#                   kernel, as root and as an unprivileged user
 #   make check      the layering check, the tests under ASan+UBSan, the
 #                   banned-function check, the format check, a short
 #                   fuzzing run
@@ -145,7 +145,7 @@ SHIM_LDFLAGS = -dynamiclib -Wl,-undefined,error \
 endif
 
 .PHONY: all test unit integration check fuzz install clean deps format \
-	check-format check-banned check-layers bench compat
+	check-format check-banned check-layers check-docs bench compat
 .DEFAULT_GOAL := all
 
 all: $(B)/cordon $(SHIM_LIB)
@@ -261,7 +261,13 @@ $(B)/bench/%: scripts/bench/%.c
 bench: all $(BENCH_BINS)
 	scripts/bench/run.sh $(B)
 
-test: check-layers unit integration
+test: check-docs check-layers unit integration
+
+# The README short, its links and doc/'s whole, its two commands those
+# of CI (scripts/check-docs.sh); the selftest breaks a copy each way.
+check-docs:
+	scripts/check-docs.sh
+	scripts/check-docs.sh --selftest
 
 unit: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done

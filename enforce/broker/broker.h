@@ -60,8 +60,8 @@
  *                                                  the pid is not the
  *                                                  caller's
  *
- * Not made equal (README, "The UNIX-socket broker"): the kernel takes a
- * peer's identity from the task that calls, and seccomp user
+ * Not made equal (doc/security.md, "The UNIX-socket broker"): the
+ * kernel takes a peer's identity from the task that calls, and seccomp user
  * notification cannot make a call in the caller's task (CONTINUE
  * re-reads the address from its memory: the races above).  So a
  * brokered UNIX connect's SO_PEERCRED and SO_PEERPIDFD, and a brokered

@@ -7,7 +7,7 @@
  *    the caller's descriptors 0, 1 and 2 (SCM_RIGHTS) with its first
  *    bytes; the answer {"tty": true} carries the master of the call's
  *    pty (session_pty.c).  The supervisor answers in lines of JSON
- *    (README: "The session protocol").
+ *    (doc/session-protocol.md).
  *  - supervisor <-> pid 1, over a SOCK_SEQPACKET socketpair made before
  *    the fork: one message per datagram, a struct session_msg head and
  *    for SESSION_SPAWN the call's strings.  What pid 1 sends comes from

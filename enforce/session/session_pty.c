@@ -16,7 +16,7 @@
  * holds the caller's terminal at any time.  What the caller passes that
  * is no terminal (pipes, files, sockets) goes in as before, the same
  * open file: a leftover keeps it as long as it lives, and only that
- * (README, "Sessions").
+ * (doc/manual/session.md).
  *
  * Why the supervisor makes it (from the host's /dev/ptmx), not pid 1
  * (from the sandbox's own devpts instance):

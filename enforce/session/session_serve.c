@@ -6,7 +6,7 @@
  * shims' records, and end the session when asked, when idle, or when
  * the sandbox is gone.
  *
- * Requests (README, "The session protocol"):
+ * Requests (doc/session-protocol.md):
  *   {"op": "run", "argv": [...], "cwd": "/abs", "env": {"N": "V"},
  *    "tty": true}
  *       with descriptors 0, 1, 2; answers {"tty": true} with the

@@ -8,8 +8,8 @@
 # (made by `make bench`); RESULTS (default doc/bench) receives
 # results.md (the table, the machine, the versions, the run counts),
 # results.png (the plot), raw.csv (every timed run) and hyperfine.md
-# (a cross-check of the startup row).  The README's table, between its
-# bench markers, is replaced with the new one.
+# (a cross-check of the startup row).  The tables of doc/bench/notes.md,
+# between its bench markers, are replaced with the new ones.
 #
 # Workloads: startup (/bin/true), exec-heavy (a shell loop starting
 # 1,000 processes), open and stat (scripts/bench/openstat: 10^6 calls on
@@ -438,8 +438,9 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	cat "$SESSION"
 } >"$OUT/results.md"
 
-# The README's copy, between its markers.
-if grep -q '<!-- bench:begin -->' "$ROOT/README.md"; then
+# The notes' copy (doc/bench/notes.md), between its markers.
+NOTES=$ROOT/doc/bench/notes.md
+if grep -q '<!-- bench:begin -->' "$NOTES"; then
 	awk -v f="$TABLE" -v t="$TARGETS" -v iso="$ISO" -v brk="$BROKER" -v px="$PROXY" -v ses="$SESSION" -v d="$(date -u +%Y-%m-%d)" \
 		-v m="$cpu, $(nproc) cores, Linux $(uname -r)" '
 		/<!-- bench:begin -->/ { print; print ""; print "Measured " d " on " m ":"; print "";
@@ -450,8 +451,8 @@ if grep -q '<!-- bench:begin -->' "$ROOT/README.md"; then
 			while ((getline l < px) > 0) print l; print "";
 			while ((getline l < ses) > 0) print l; print ""; skip = 1; next }
 		/<!-- bench:end -->/ { skip = 0 }
-		!skip' "$ROOT/README.md" >"$B/bench/README.new" &&
-		cat "$B/bench/README.new" >"$ROOT/README.md"
+		!skip' "$NOTES" >"$B/bench/notes.new" &&
+		cat "$B/bench/notes.new" >"$NOTES"
 fi
 cat "$TABLE"
 echo

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# A client of the session protocol (README, "The session protocol"):
+# A client of the session protocol (doc/session-protocol.md):
 # runs one command in a session without spawning cordon, and leaves
 # with its status.
 #   session_client.py [--record PATH] SOCKET CWD COMMAND [ARGS...]

@@ -131,7 +131,7 @@ test_deputy_broker_descriptors_only_the_callers_own() {
 # listener sees the caller, never the supervisor (a notify socket that
 # trusts its service's main pid, a journal that names the sender); a
 # user's supervisor cannot vouch for another pid: the same uid and gid,
-# its own pid (README: not made equal).
+# its own pid (doc/security.md, "The UNIX-socket broker": not made equal).
 test_deputy_broker_kernel_credentials_name_the_caller() {
 	local uid gid
 	uid=$(id -u) gid=$(id -g)

@@ -170,7 +170,7 @@ test_git_workspace_inside_a_repository_gets_no_git_of_its_own() {
 }
 
 # The profile a run is started with, kept in the workspace (as
-# README's learn-then-run workflow does): never the command's to widen.
+# the learn-then-run workflow of doc/manual/learn.md does): never the command's to widen.
 test_git_profile_file_and_state_are_protected() {
 	echo '{"net": false}' > "$T/ws/build.json"
 	cp "$T/ws/build.json" "$T/profile.orig"

@@ -158,7 +158,7 @@ test_hosts_ip_literal_and_other_port_refused() {
 test_hosts_wildcard_never_reaches_the_hosts_own_addresses() {
 	origin_start
 	# *.cordon.test matches, but the name is the host's loopback: only
-	# the exact name lets it through (the rule in README)
+	# the exact name lets it through (the rule in doc/security.md, "Hosts")
 	cordon --allow-host "*.cordon.test:$oport" -- \
 		curl -sS -o /dev/null -w '%{http_code}' \
 		"http://allowed.cordon.test:$oport/index.txt"

@@ -147,7 +147,7 @@ EOF
 
 # A 32-bit program cannot load the 64-bit shim (ld.so says so and goes
 # on): the kernel layer holds the boundary and the run summary names it.
-# cordon ships no 32-bit shim; see README, "What the shim cannot see".
+# cordon ships no 32-bit shim; see doc/security.md, "What the shim cannot see".
 test_pitfall_D12_32bit_program_is_held_by_the_kernel_and_named() {
 	pit_need_gcc
 	pit_secret
