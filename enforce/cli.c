@@ -488,11 +488,9 @@ static int subcommand(struct cli *c, int argc, char **argv)
 
 	for (size_t i = 0; argc > 1 && i < sizeof(subs) / sizeof(subs[0]);
 	     i++) {
+		/* "cordon run" is always the subcommand: a program named
+		 * run is "cordon -- run" */
 		if (strcmp(argv[1], subs[i].word) != 0)
-			continue;
-		/* "cordon run" alone runs a program named run, as it did */
-		if (subs[i].cmd == CMD_SESSION_RUN &&
-		    (argc < 3 || strncmp(argv[2], "--session", 9) != 0))
 			continue;
 		if (!subs[i].second) {
 			c->cmd = subs[i].cmd;
@@ -523,6 +521,13 @@ static int check_words(struct cli *c, int argc, char **argv, char *err,
 		c->session = argv[optind];
 		return 0;
 	}
+	if ((c->session != NULL) != (c->cmd == CMD_SESSION_RUN))
+		return fail(err, errlen,
+			    c->session ? "--session goes with run"
+				       : "run needs --session ID (cordon "
+					 "session start prints one); to run a "
+					 "command in a new sandbox: cordon -- "
+					 "COMMAND");
 	if (no_cmd && optind < argc)
 		return fail(err, errlen, "%s takes no command: '%s'",
 			    c->cmd == CMD_PROBE	    ? "probe"
@@ -541,10 +546,6 @@ static int check_words(struct cli *c, int argc, char **argv, char *err,
 		return fail(err, errlen,
 			    "--json goes with probe, explain, wrap and "
 			    "session");
-	if ((c->session != NULL) != (c->cmd == CMD_SESSION_RUN))
-		return fail(err, errlen,
-			    c->session ? "--session goes with run"
-				       : "run: --session ID names the session");
 	if (c->cmd == CMD_SESSION_RUN &&
 	    (c->nreqs || c->mode_set || c->net_set || c->nprofiles ||
 	     c->no_defaults || c->policy.env == ENV_INHERIT || c->log ||

@@ -142,7 +142,11 @@ Test(cli, subcommands)
 	char *stop[] = { "cordon", "session", "stop", "abc", NULL };
 	char *run[] = { "cordon", "run", "--session", "abc",  "--cwd",
 			"/d",	  "-e",	 "A=1",	      "true", NULL };
-	char *plain_run[] = { "cordon", "run", "x", NULL };
+	char *plain_run[] = { "cordon", "run", "--", "x", NULL };
+	char *run_alone[] = { "cordon", "run", NULL };
+	char *named_run[] = { "cordon", "--", "run", "x", NULL };
+	char *run_late[] = { "cordon", "run",	    "--cwd", "/d",
+			     "--session", "abc", "true", NULL };
 	char *bad_idle[] = {
 		"cordon", "session", "start", "--idle", "0", NULL
 	};
@@ -165,10 +169,28 @@ Test(cli, subcommands)
 	cr_assert_eq(c.cmd, CMD_SESSION_RUN);
 	cr_assert_str_eq(c.cwd, "/d");
 	cr_assert_str_eq(c.argv[0], "true");
-	/* a program named run, as before */
-	cr_assert_eq(parse(plain_run), 0);
+	/* run without --session: what it expects, not a program named run
+	 * (that one is "cordon -- run") */
+	cr_assert_eq(parse(plain_run), -EINVAL);
+	cr_assert_str_eq(err, "run needs --session ID (cordon session start "
+			      "prints one); to run a command in a new "
+			      "sandbox: cordon -- COMMAND");
+	policy_free(&c.policy);
+	cr_assert_eq(parse(run_alone), -EINVAL);
+	cr_assert_str_eq(err, "run needs --session ID (cordon session start "
+			      "prints one); to run a command in a new "
+			      "sandbox: cordon -- COMMAND");
+	policy_free(&c.policy);
+	cr_assert_eq(parse(named_run), 0);
 	cr_assert_eq(c.cmd, CMD_RUN);
 	cr_assert_str_eq(c.argv[0], "run");
+	cr_assert_str_eq(c.argv[1], "x");
+	policy_free(&c.policy);
+	/* --session anywhere among run's options */
+	cr_assert_eq(parse(run_late), 0);
+	cr_assert_eq(c.cmd, CMD_SESSION_RUN);
+	cr_assert_str_eq(c.session, "abc");
+	cr_assert_str_eq(c.argv[0], "true");
 	cr_assert_eq(parse(bad_idle), -EINVAL);
 	cr_assert_eq(parse(bad_sub), -EINVAL);
 	cr_assert_eq(parse(cwd_plain), -EINVAL);
