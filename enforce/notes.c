@@ -12,6 +12,7 @@
 #include "enforce/notes.h"
 #include "enforce/platform.h"
 #include "enforce/roots.h"
+#include "enforce/say.h"
 
 void notes_refusal(const struct feature_set *fs, int kernel)
 {
@@ -24,10 +25,9 @@ void notes_refusal(const struct feature_set *fs, int kernel)
 
 		if (!f->needed || f->available || f->advisory)
 			continue;
-		fprintf(stderr,
-			"cordon: refusing to run: the kernel cannot enforce %s "
-			"(needs %s; this is %s)\n",
-			f->name, f->needs, host);
+		say_error("refusing to run: the kernel cannot enforce %s "
+			  "(needs %s; this is %s)",
+			  f->name, f->needs, host);
 	}
 	if (hint)
 		fprintf(stderr, "hint: %s\n", hint);
