@@ -145,8 +145,8 @@ Test(cli, subcommands)
 	char *plain_run[] = { "cordon", "run", "--", "x", NULL };
 	char *run_alone[] = { "cordon", "run", NULL };
 	char *named_run[] = { "cordon", "--", "run", "x", NULL };
-	char *run_late[] = { "cordon", "run",	    "--cwd", "/d",
-			     "--session", "abc", "true", NULL };
+	char *run_late[] = { "cordon",	  "run", "--cwd", "/d",
+			     "--session", "abc", "true",  NULL };
 	char *bad_idle[] = {
 		"cordon", "session", "start", "--idle", "0", NULL
 	};
@@ -336,4 +336,25 @@ Test(cli, explain_bad_input)
 	cr_assert_eq(parse(e), -EINVAL);
 	cr_assert_str_eq(err,
 			 "--json goes with probe, explain, wrap and session");
+}
+
+/* probe proves the default policy: a policy option without --mode would
+ * be ignored, so it is refused; with --mode it is that mode's policy */
+Test(cli, probe_policy_options_need_mode)
+{
+	char *bare[] = { "cordon", "probe", "--json", NULL };
+	char *ignored[] = { "cordon", "probe", "-w", "/x", NULL };
+	char *mode[] = { "cordon", "probe", "--mode", "ci", "-w", "/x", NULL };
+
+	cr_assert_eq(parse(bare), 0);
+	cr_assert_eq(c.cmd, CMD_PROBE);
+	policy_free(&c.policy);
+	cr_assert_eq(parse(ignored), -EINVAL);
+	cr_assert_str_eq(err, "probe takes policy options only with --mode "
+			      "MODE (whether this kernel enforces that "
+			      "policy)");
+	policy_free(&c.policy);
+	cr_assert_eq(parse(mode), 0);
+	cr_assert(c.mode_set);
+	cr_assert_eq(c.nreqs, 1);
 }
