@@ -198,23 +198,29 @@ test_schema_json_errors_of_every_command() {
 	json_error probe probe --bogus --json
 	json_error probe-mode probe --json --mode nope
 	json_error probe-mode probe --json --mode ci -p "$T/out/none.json"
-	json_error error wrap --json -p "$T/out/none.json" -- ls
-	json_error error wrap --json -w "$T/out/none" -- ls
+	json_error wrap wrap --json -p "$T/out/none.json" -- ls
+	json_error wrap wrap --json -w "$T/out/none" -- ls
 	json_error session-start session start --json --idle 0
 	json_error session-start session start --json -p "$T/out/none.json"
-	json_error error session list --json --bogus
+	json_error session-list session list --json --bogus
 	# the twins: good input, each command's own document
 	cordon probe --json --mode ci
 	assert_status 0
 	cp "$T/stdout" "$T/good.json"
 	schema_valid probe-mode "$T/good.json"
 	schema_invalid error "$T/good.json"
-	cordon wrap --json -- ls
+	cordon wrap --json -e HOME -- ls -l
 	assert_status 0
-	assert_stdout_has '^{"argv":'
+	cp "$T/stdout" "$T/good.json"
+	schema_valid wrap "$T/good.json"
+	schema_invalid error "$T/good.json"
+	mutate "$T/good.json" "$T/bad.json" 'd["env"]["HOME"] = 1'
+	schema_invalid wrap "$T/bad.json"
+	# (a list that holds a session: t_session's test_schema_session_start_json)
 	cordon session list --json
 	assert_status 0
-	assert_stdout_has '^\['
+	cp "$T/stdout" "$T/good.json"
+	schema_valid session-list "$T/good.json"
 	# without --json: no document, the line alone
 	cordon wrap -p "$T/out/none.json" -- ls
 	assert_status 125

@@ -223,6 +223,12 @@ test_schema_session_start_json() {
 	schema_valid session-start "$T/start.json"
 	sed 's/"net":"off"/"net":"maybe"/' "$T/start.json" > "$T/bad.json"
 	schema_invalid session-start "$T/bad.json"
+	# session list --json, which holds it
+	"$CORDON" session list --json > "$T/list.json" || fail "session list"
+	grep -q "\"id\":\"$sid\"" "$T/list.json" || { cat "$T/list.json"; fail "the session is not listed"; }
+	schema_valid session-list "$T/list.json"
+	sed 's/"calls":[0-9]*/"calls":"none"/' "$T/list.json" > "$T/bad.json"
+	schema_invalid session-list "$T/bad.json"
 }
 
 # A terminal passes as the call's descriptors: the command reads and
