@@ -116,6 +116,46 @@ static void hold_std_fds(void)
 	}
 }
 
+/* Was --json among cordon's own words (before "--")?  For an error of
+ * the parser, which stops before it may have read it. */
+static bool asks_json(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--json") == 0)
+			return true;
+	return false;
+}
+
+static int dispatch(struct cli *c)
+{
+	switch (c->cmd) {
+	case CMD_HELP:
+		fputs(cli_usage, stdout);
+		return 0;
+	case CMD_VERSION:
+		printf("cordon %s\n", CORDON_VERSION);
+		return 0;
+	case CMD_PROBE:
+		return probe_run(c);
+	case CMD_EXPLAIN:
+		return explain_run(c);
+	case CMD_WRAP:
+		return wrap_run(c);
+	case CMD_SESSION_START:
+		return session_start(c);
+	case CMD_SESSION_STOP:
+		return session_stop(c);
+	case CMD_SESSION_LIST:
+		return session_list(c);
+	case CMD_SESSION_RUN:
+		return session_run(c);
+	case CMD_RUN:
+	case CMD_LEARN:
+		break;
+	}
+	return run(c);
+}
+
 int main(int argc, char **argv)
 {
 	static struct cli c;
@@ -124,44 +164,19 @@ int main(int argc, char **argv)
 	hold_std_fds();
 
 	if (cli_parse(argc, argv, &c, err, sizeof(err))) {
-		fprintf(stderr,
-			"cordon: %s\n"
-			"Try 'cordon --help' for more information.\n",
-			err);
-		return EXIT_CORDON;
+		say_json(c.json || asks_json(argc, argv));
+		say_error("%s", err);
+		fputs("Try 'cordon --help' for more information.\n", stderr);
+		return say_exit(EXIT_CORDON);
 	}
+	say_json(c.json);
 	if ((c.cmd == CMD_RUN || c.cmd == CMD_EXPLAIN || c.cmd == CMD_LEARN ||
 	     c.cmd == CMD_WRAP || c.cmd == CMD_SESSION_START ||
 	     (c.cmd == CMD_PROBE && c.mode_set)) &&
 	    (profile_apply(&c, err, sizeof(err)) ||
 	     cli_settle_net(&c, err, sizeof(err)))) {
 		say_error("%s", err);
-		return EXIT_CORDON;
+		return say_exit(EXIT_CORDON);
 	}
-	switch (c.cmd) {
-	case CMD_HELP:
-		fputs(cli_usage, stdout);
-		return 0;
-	case CMD_VERSION:
-		printf("cordon %s\n", CORDON_VERSION);
-		return 0;
-	case CMD_PROBE:
-		return probe_run(&c);
-	case CMD_EXPLAIN:
-		return explain_run(&c);
-	case CMD_WRAP:
-		return wrap_run(&c);
-	case CMD_SESSION_START:
-		return session_start(&c);
-	case CMD_SESSION_STOP:
-		return session_stop(&c);
-	case CMD_SESSION_LIST:
-		return session_list(&c);
-	case CMD_SESSION_RUN:
-		return session_run(&c);
-	case CMD_RUN:
-	case CMD_LEARN:
-		break;
-	}
-	return run(&c);
+	return say_exit(dispatch(&c));
 }

@@ -76,8 +76,7 @@ static const struct option options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-__attribute__((format(printf, 3, 4))) static int fail(char *err, size_t errlen,
-						      const char *fmt, ...)
+int cli_fail(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -195,13 +194,15 @@ int cli_add_env(struct policy *p, const char *arg, char *err, size_t errlen)
 	size_t *n = eq ? &p->nenv_sets : &p->nenv_names;
 
 	if (!is_env_name(arg, len, !eq))
-		return fail(err, errlen,
-			    "--env '%s': not a variable name (NAME, PREFIX* "
-			    "or NAME=VALUE)",
-			    arg);
+		return cli_fail(
+			err, errlen,
+			"--env '%s': not a variable name (NAME, PREFIX* "
+			"or NAME=VALUE)",
+			arg);
 	if (*n == POLICY_MAX_ENV)
-		return fail(err, errlen, "--env '%s': more than %d variables",
-			    arg, POLICY_MAX_ENV);
+		return cli_fail(err, errlen,
+				"--env '%s': more than %d variables", arg,
+				POLICY_MAX_ENV);
 	list[*n] = strdup(arg);
 	if (!list[*n])
 		return -ENOMEM;
@@ -213,9 +214,10 @@ int cli_add_req(struct cli *c, const char *path, unsigned int rights,
 		const char *flag, char *err, size_t errlen)
 {
 	if (*path == '\0')
-		return fail(err, errlen, "%s: the path is empty", flag);
+		return cli_fail(err, errlen, "%s: the path is empty", flag);
 	if (c->nreqs == POLICY_MAX_ROOTS)
-		return fail(err, errlen, "%s '%s': too many roots", flag, path);
+		return cli_fail(err, errlen, "%s '%s': too many roots", flag,
+				path);
 	c->reqs[c->nreqs++] = (struct root_req){ path, rights, flag, false };
 	return 0;
 }
@@ -231,10 +233,10 @@ int cli_add_ports(struct cli *c, const char *arg, bool connect, char *err,
 	else
 		ret = parse_ports(arg, p->bind_ports, &p->nbind);
 	if (ret)
-		return fail(err, errlen,
-			    "%s '%s': expected ports like "
-			    "80,443,8000-8010 (0-65535, at most 64)",
-			    connect ? "--connect" : "--bind", arg);
+		return cli_fail(err, errlen,
+				"%s '%s': expected ports like "
+				"80,443,8000-8010 (0-65535, at most 64)",
+				connect ? "--connect" : "--bind", arg);
 	if (p->net == NET_OFF)
 		p->net = NET_PORTS;
 	return 0;
@@ -245,17 +247,18 @@ int cli_add_host(struct policy *p, const char *arg, char *err, size_t errlen)
 	struct proxy_rule rule;
 
 	if (proxy_rule_parse(arg, &rule))
-		return fail(err, errlen,
-			    "--allow-host '%s': expected HOST, *.DOMAIN or an "
-			    "IP address, then :PORT if not 80 and 443",
-			    arg);
+		return cli_fail(
+			err, errlen,
+			"--allow-host '%s': expected HOST, *.DOMAIN or an "
+			"IP address, then :PORT if not 80 and 443",
+			arg);
 	for (size_t i = 0; i < p->nhosts; i++)
 		if (strcmp(p->hosts[i], arg) == 0)
 			return 0;
 	if (p->nhosts == POLICY_MAX_HOSTS)
-		return fail(err, errlen,
-			    "--allow-host '%s': more than %d hosts", arg,
-			    POLICY_MAX_HOSTS);
+		return cli_fail(err, errlen,
+				"--allow-host '%s': more than %d hosts", arg,
+				POLICY_MAX_HOSTS);
 	p->hosts[p->nhosts] = strdup(arg);
 	if (!p->hosts[p->nhosts])
 		return -ENOMEM;
@@ -270,10 +273,11 @@ int cli_settle_net(struct cli *c, char *err, size_t errlen)
 	if (p->nhosts == 0 || p->net == NET_ON)
 		return 0; /* --net: the whole network, hosts or not */
 	if (p->nconnect)
-		return fail(err, errlen,
-			    "--allow-host and --connect: --connect opens its "
-			    "ports on every host; name them as "
-			    "--allow-host HOST:PORT");
+		return cli_fail(
+			err, errlen,
+			"--allow-host and --connect: --connect opens its "
+			"ports on every host; name them as "
+			"--allow-host HOST:PORT");
 	p->net = NET_HOSTS; /* --bind ports: on the namespace's loopback */
 	return 0;
 }
@@ -286,8 +290,9 @@ static int parse_idle(struct cli *c, const char *arg, char *err, size_t errlen)
 	c->idle = strtol(arg, &end, 10);
 	if (errno || *arg < '0' || *arg > '9' || *end || c->idle <= 0 ||
 	    c->idle > 31L * 24 * 3600)
-		return fail(err, errlen,
-			    "--idle '%s': expected seconds, 1 to 2678400", arg);
+		return cli_fail(err, errlen,
+				"--idle '%s': expected seconds, 1 to 2678400",
+				arg);
 	return 0;
 }
 
@@ -305,11 +310,12 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 				   errlen);
 	case 'm':
 		if (parse_mode(arg, &c->mode))
-			return fail(err, errlen,
-				    "--mode '%s': expected read-only, "
-				    "workspace-write, workspace-net, full-dev "
-				    "or ci",
-				    arg);
+			return cli_fail(
+				err, errlen,
+				"--mode '%s': expected read-only, "
+				"workspace-write, workspace-net, full-dev "
+				"or ci",
+				arg);
 		c->mode_set = true;
 		mode_net(c);
 		return 0;
@@ -338,21 +344,21 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		return 0;
 	case 'o':
 		if (c->cmd != CMD_LEARN)
-			return fail(err, errlen, "-o goes with learn");
+			return cli_fail(err, errlen, "-o goes with learn");
 		c->output = arg;
 		return 0;
 	case OPT_ALLOW_BROAD:
 		if (c->cmd != CMD_LEARN)
-			return fail(err, errlen,
-				    "--allow-broad goes with learn");
+			return cli_fail(err, errlen,
+					"--allow-broad goes with learn");
 		c->allow_broad = true;
 		return 0;
 	case 'p':
 		if (c->nprofiles == CLI_MAX_PROFILES)
-			return fail(err, errlen,
-				    "--profile '%s': more than %d "
-				    "profiles",
-				    arg, CLI_MAX_PROFILES);
+			return cli_fail(err, errlen,
+					"--profile '%s': more than %d "
+					"profiles",
+					arg, CLI_MAX_PROFILES);
 		c->profiles[c->nprofiles++] = arg;
 		return 0;
 	case OPT_BEST_EFFORT:
@@ -366,7 +372,8 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		return 0;
 	case OPT_LOG:
 		if (*arg == '\0')
-			return fail(err, errlen, "--log: the path is empty");
+			return cli_fail(err, errlen,
+					"--log: the path is empty");
 		c->log = arg;
 		return 0;
 	case OPT_NO_SHIM:
@@ -379,7 +386,8 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		return 0;
 	case OPT_CWD:
 		if (*arg == '\0')
-			return fail(err, errlen, "--cwd: the path is empty");
+			return cli_fail(err, errlen,
+					"--cwd: the path is empty");
 		c->cwd = arg;
 		return 0;
 	case 'h':
@@ -398,8 +406,9 @@ static int bad_option(char **argv, int opt, char *err, size_t errlen)
 	const char *word = argv[optind - 1];
 
 	if (opt == ':' || (optopt && strchr("rwxmepo", optopt)))
-		return fail(err, errlen, "option '%s' needs an argument", word);
-	return fail(err, errlen, "unknown option '%s'", word);
+		return cli_fail(err, errlen, "option '%s' needs an argument",
+				word);
+	return cli_fail(err, errlen, "unknown option '%s'", word);
 }
 
 /*
@@ -455,8 +464,8 @@ static int explain_args(struct cli *c, int *argc, char ***argv, char *err,
 		n--;
 	}
 	if (c->nexplain == 0)
-		return fail(err, errlen, "explain: no %s given",
-			    c->explain_connect ? "port" : "path");
+		return cli_fail(err, errlen, "explain: no %s given",
+				c->explain_connect ? "port" : "path");
 	/* getopt sees "explain" as argv[0] and the options after it */
 	*argv = v - 1;
 	*argc = n + 1;
@@ -482,11 +491,9 @@ static int subcommand(struct cli *c, int argc, char **argv)
 
 	for (size_t i = 0; argc > 1 && i < sizeof(subs) / sizeof(subs[0]);
 	     i++) {
+		/* "cordon run" is always the subcommand: a program named
+		 * run is "cordon -- run" */
 		if (strcmp(argv[1], subs[i].word) != 0)
-			continue;
-		/* "cordon run" alone runs a program named run, as it did */
-		if (subs[i].cmd == CMD_SESSION_RUN &&
-		    (argc < 3 || strncmp(argv[2], "--session", 9) != 0))
 			continue;
 		if (!subs[i].second) {
 			c->cmd = subs[i].cmd;
@@ -499,57 +506,6 @@ static int subcommand(struct cli *c, int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "session") == 0)
 		return -1;
-	return 0;
-}
-
-/* What a subcommand takes, once parsed. */
-static int check_words(struct cli *c, int argc, char **argv, char *err,
-		       size_t errlen)
-{
-	bool cmd_needed = c->cmd == CMD_RUN || c->cmd == CMD_LEARN ||
-			  c->cmd == CMD_WRAP || c->cmd == CMD_SESSION_RUN;
-	bool no_cmd = c->cmd == CMD_PROBE || c->cmd == CMD_EXPLAIN ||
-		      c->cmd == CMD_SESSION_START || c->cmd == CMD_SESSION_LIST;
-
-	if (c->cmd == CMD_SESSION_STOP) {
-		if (optind + 1 != argc)
-			return fail(err, errlen, "session stop takes one ID");
-		c->session = argv[optind];
-		return 0;
-	}
-	if (no_cmd && optind < argc)
-		return fail(err, errlen, "%s takes no command: '%s'",
-			    c->cmd == CMD_PROBE	    ? "probe"
-			    : c->cmd == CMD_EXPLAIN ? "explain"
-						    : "session",
-			    argv[optind]);
-	if (cmd_needed && optind >= argc)
-		return fail(err, errlen, "no command given");
-	if (c->cmd == CMD_LEARN && !c->output)
-		return fail(err, errlen,
-			    "learn: -o PROFILE names the file to "
-			    "write");
-	if (c->json && c->cmd != CMD_PROBE && c->cmd != CMD_EXPLAIN &&
-	    c->cmd != CMD_WRAP && c->cmd != CMD_SESSION_START &&
-	    c->cmd != CMD_SESSION_LIST)
-		return fail(err, errlen,
-			    "--json goes with probe, explain, wrap and "
-			    "session");
-	if ((c->session != NULL) != (c->cmd == CMD_SESSION_RUN))
-		return fail(err, errlen,
-			    c->session ? "--session goes with run"
-				       : "run: --session ID names the session");
-	if (c->cmd == CMD_SESSION_RUN &&
-	    (c->nreqs || c->mode_set || c->net_set || c->nprofiles ||
-	     c->no_defaults || c->policy.env == ENV_INHERIT || c->log ||
-	     c->no_shim || c->policy.best_effort))
-		return fail(err, errlen,
-			    "run --session takes --cwd and -e only: the "
-			    "policy is the session's");
-	if (c->cwd && c->cmd != CMD_SESSION_RUN)
-		return fail(err, errlen, "--cwd goes with run --session");
-	if (c->idle && c->cmd != CMD_SESSION_START)
-		return fail(err, errlen, "--idle goes with session start");
 	return 0;
 }
 
@@ -566,8 +522,9 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	} else {
 		skip = subcommand(c, argc, argv);
 		if (skip < 0)
-			return fail(err, errlen,
-				    "session: expected start, stop or list");
+			return cli_fail(
+				err, errlen,
+				"session: expected start, stop or list");
 		/* getopt sees the last word of the subcommand as argv[0] */
 		argc -= skip;
 		argv += skip;
@@ -585,5 +542,5 @@ int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	c->argv = argv + optind;
 	c->words = argv + 1;
 	c->nwords = optind - 1;
-	return check_words(c, argc, argv, err, errlen);
+	return cli_check(c, argc, argv, optind, err, errlen);
 }

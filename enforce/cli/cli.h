@@ -79,6 +79,16 @@ struct cli {
  */
 int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen);
 
+/* What the subcommand parsed into @c takes: the words from @optind on
+ * (the command), the options that go with it alone.
+ * Return: 0, or -EINVAL with a one-line message in @err. */
+int cli_check(struct cli *c, int argc, char **argv, int optind, char *err,
+	      size_t errlen);
+
+/* @fmt into @err, made one line.  Return: -EINVAL. */
+int cli_fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* Add a root request (--read and friends, or a profile's entry). */
 int cli_add_req(struct cli *c, const char *path, unsigned int rights,
 		const char *flag, char *err, size_t errlen);

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enforce/policy/policy.h"
-#include "enforce/linux/linux.h"
 #include "enforce/base/base.h"
+#include "enforce/linux/linux.h"
+#include "enforce/policy/policy.h"
 
 void notes_refusal(const struct feature_set *fs, int kernel)
 {
@@ -23,10 +23,9 @@ void notes_refusal(const struct feature_set *fs, int kernel)
 
 		if (!f->needed || f->available || f->advisory)
 			continue;
-		fprintf(stderr,
-			"cordon: refusing to run: the kernel cannot enforce %s "
-			"(needs %s; this is %s)\n",
-			f->name, f->needs, host);
+		say_error("refusing to run: the kernel cannot enforce %s "
+			  "(needs %s; this is %s)",
+			  f->name, f->needs, host);
 	}
 	if (hint)
 		fprintf(stderr, "hint: %s\n", hint);

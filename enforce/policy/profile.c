@@ -364,6 +364,25 @@ static const char *builtin(const char *name)
 	return NULL;
 }
 
+/* A name that is neither a file nor a built-in profile: the built-in
+ * ones listed, from the table. */
+static int unknown(const char *name, char *err, size_t errlen)
+{
+	int n = snprintf(err, errlen,
+			 "--profile '%s': no such file, and not a built-in "
+			 "profile (",
+			 name);
+
+	for (size_t i = 0; n >= 0 && (size_t)n < errlen &&
+			   i < sizeof(builtins) / sizeof(builtins[0]);
+	     i++)
+		n += snprintf(err + n, errlen - (size_t)n, "%s%s",
+			      i ? ", " : "", builtins[i].name);
+	if (n >= 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - (size_t)n, ")");
+	return -ENOENT;
+}
+
 bool profile_is_file(const char *name)
 {
 	return strchr(name, '/') || !builtin(name);
@@ -383,15 +402,8 @@ static int apply_all(struct cli *c, char *err, size_t errlen)
 		} else {
 			root = json_load_file(name, JSON_REJECT_DUPLICATES,
 					      &je);
-			if (!root && !strchr(name, '/') && !strchr(name, '.')) {
-				snprintf(
-					err, errlen,
-					"--profile '%s': no such file, and not "
-					"a built-in profile (cordon --help "
-					"lists them)",
-					name);
-				return -ENOENT;
-			}
+			if (!root && !strchr(name, '/') && !strchr(name, '.'))
+				return unknown(name, err, errlen);
 		}
 		if (!root) {
 			snprintf(err, errlen, "--profile '%s': line %d: %s",

@@ -435,8 +435,8 @@ int probe_run(const struct cli *cli)
 	c.gate = c.hosts_fd = -1;
 	ret = setup(&c);
 	if (ret) {
-		fprintf(stderr, "cordon: probe: cannot set up in '%s': %s\n",
-			c.base, strerror(-ret));
+		say_error("probe: cannot set up in '%s': %s", c.base,
+			  strerror(-ret));
 		teardown(&c);
 		return 125;
 	}

@@ -206,6 +206,17 @@ static int make_sandbox(struct session *s)
 	return 0;
 }
 
+/* The daemon could not start: the caller's answer is the first error it
+ * said (on the caller's stderr already), for its --json document. */
+__attribute__((noreturn)) static void daemon_fail(int ready, int status)
+{
+	const char *why = say_first();
+
+	if (why && write(ready, why, strlen(why)) < 0)
+		status = EXIT_CORDON;
+	_exit(status);
+}
+
 /* The daemon: prepare, make the sandbox, answer @ready, serve. */
 static void daemon_main(struct session *s, int ready)
 {
@@ -218,12 +229,12 @@ static void daemon_main(struct session *s, int ready)
 	if (s->wake < 0) {
 		say_error("cannot make the session's event: %s",
 			  strerror(errno));
-		_exit(EXIT_CORDON);
+		daemon_fail(ready, EXIT_CORDON);
 	}
 	ret = launch_prepare(s->c, &s->l, &s->sup);
 	if (ret) {
 		modes_cleanup();
-		_exit(ret);
+		daemon_fail(ready, ret);
 	}
 	/* without a PID namespace nothing ends a background process of a
 	 * call when the session stops: refused, even with --best-effort */
@@ -233,7 +244,7 @@ static void daemon_main(struct session *s, int ready)
 			  "in it");
 		supervise_close(&s->sup);
 		modes_cleanup();
-		_exit(EXIT_CORDON);
+		daemon_fail(ready, EXIT_CORDON);
 	}
 	if (reaches_socket(&s->c->policy, s->sockpath)) {
 		say_error("the session's own socket '%s' is never granted: "
@@ -241,7 +252,7 @@ static void daemon_main(struct session *s, int ready)
 			  s->sockpath);
 		supervise_close(&s->sup);
 		modes_cleanup();
-		_exit(EXIT_CORDON);
+		daemon_fail(ready, EXIT_CORDON);
 	}
 	ret = bind_control(s);
 	if (ret) {
@@ -249,7 +260,7 @@ static void daemon_main(struct session *s, int ready)
 			  s->sockpath, strerror(-ret));
 		supervise_close(&s->sup);
 		modes_cleanup();
-		_exit(EXIT_CORDON);
+		daemon_fail(ready, EXIT_CORDON);
 	}
 	/* a session's limits, a call's each (budget.h) */
 	budget_init(&s->sup.budget, BUDGET_SESSION_SCALE);
@@ -260,7 +271,7 @@ static void daemon_main(struct session *s, int ready)
 	supervise_want_creds(&s->sup);
 	s->sup.tally.policy = &s->c->policy;
 	if (make_sandbox(s))
-		_exit(EXIT_CORDON);
+		daemon_fail(ready, EXIT_CORDON);
 	doc = describe(s);
 	if (!doc || write(ready, doc, strlen(doc)) != (ssize_t)strlen(doc)) {
 		session_end(s);
@@ -292,8 +303,13 @@ static int answer(const struct cli *c, int ready, const char *id)
 	}
 	buf[len] = '\0';
 	doc = len ? json_loads(buf, 0, NULL) : NULL;
-	if (!doc)
+	if (!json_is_object(doc)) {
+		json_decref(doc);
+		/* the daemon said why on stderr and sent it here */
+		say_kept(len ? buf
+			     : "session start: the session did not start");
 		return EXIT_CORDON;
+	}
 	json_decref(doc);
 	if (c->json)
 		puts(buf);

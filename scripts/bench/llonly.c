@@ -4,7 +4,7 @@
  *   llonly WORKSPACE -- COMMAND [ARGS...]
  *
  * Grants / readable and executable, WORKSPACE, /tmp, /var/tmp and /dev
- * writable, with every right of the running ABI (enforce/landlock.c),
+ * writable, with every right of the running ABI (shim/core/landlock.c),
  * sets no_new_privs, restricts itself and execs COMMAND: no namespaces,
  * no seccomp, no shim, no supervisor.  The bench's floor for a launcher
  * that applies Landlock and execs, the role the kernel's sandboxer plays.

@@ -8,13 +8,15 @@ python3-jsonschema).
 Each FILE is one JSON document, or with --lines a JSON Lines file (every
 non-empty line one document; an empty file is an error: nothing was
 checked).  --def NAME validates against the schema's $defs/NAME instead
-of the whole schema.  For each document valid, prints "ok" and, when the
+of the whole schema; a "$ref" to another file ("error.schema.json")
+names a schema beside SCHEMA.  For each document valid, prints "ok" and, when the
 schema's top level is a oneOf of $refs, the name of the $def it matched
 ("ok shim_path"), so that a test can see which kinds of records it
 checked.  Exit status: 0 every document is valid, 1 some is not (each
 error printed), 2 the schema or a file cannot be read.
 """
 import json
+import os
 import sys
 
 try:
@@ -26,16 +28,39 @@ except ImportError:
     sys.exit(2)
 
 
-def validator_for(schema, name):
+def siblings(path):
+    """The schemas beside @path, by file name: what a "$ref":
+    "error.schema.json" names (the error document every --json command
+    may print instead of its own)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
+    except ImportError:  # jsonschema before 4.18: the files, by URI
+        return folder
+    res = []
+    for f in sorted(os.listdir(folder)):
+        if f.endswith(".schema.json"):
+            with open(os.path.join(folder, f), encoding="utf-8") as fh:
+                res.append((f, Resource.from_contents(
+                    json.load(fh), default_specification=DRAFT202012)))
+    return Registry().with_resources(res)
+
+
+def validator_for(schema, name, registry):
     """A validator of the schema, or of its $defs/NAME (its refs resolve
-    in the same document)."""
+    in the same document, or in a sibling schema)."""
     if name is not None:
         if name not in schema.get("$defs", {}):
             raise KeyError(f"no $defs/{name} in the schema")
         schema = {k: v for k, v in schema.items()
                   if k in ("$schema", "$id", "$defs")}
         schema["$ref"] = f"#/$defs/{name}"
-    return Draft202012Validator(schema)
+    if isinstance(registry, str):
+        resolver = jsonschema.RefResolver(
+            base_uri="file://" + registry + "/", referrer=schema)
+        return Draft202012Validator(schema, resolver=resolver)
+    return Draft202012Validator(schema, registry=registry)
 
 
 def kinds_of(schema):
@@ -78,8 +103,9 @@ def main(argv):
         with open(args[0], encoding="utf-8") as f:
             schema = json.load(f)
         Draft202012Validator.check_schema(schema)
-        whole = validator_for(schema, name)
-        kinds = {} if name else {k: validator_for(schema, k)
+        registry = siblings(args[0])
+        whole = validator_for(schema, name, registry)
+        kinds = {} if name else {k: validator_for(schema, k, registry)
                                  for k in kinds_of(schema)}
     except (OSError, ValueError, KeyError,
             jsonschema.exceptions.SchemaError) as e:

@@ -17,7 +17,11 @@ test_man_documents_every_option_and_subcommand() {
 	assert_status 0
 	# what the issue found missing, named: the check saw them
 	assert_stdout_has '^options: .*--log .*--no-shim '
-	assert_stdout_has '^subcommands: explain learn probe run session wrap$'
+	assert_stdout_has '^subcommands: explain, learn, probe, run, session list, session start, session stop, wrap$'
+	assert_stdout_has '^modes: ci full-dev read-only workspace-net workspace-write$'
+	assert_stdout_has '^profiles: .*ci full-dev git-hosts.* workspace-write$'
+	# probe --mode, which the help once lacked, is in its usage line
+	grep -q '^ *cordon probe .*--mode MODE' "$T/help" || fail "--help lacks probe --mode"
 }
 
 # The check fails on a difference in either direction, and on a
@@ -54,6 +58,64 @@ test_man_check_fails_on_a_difference() {
 	status=$?
 	assert_status 1
 	assert_stdout_has '^option --output: in the man page, not in --help$'
+	# an entry dropped from --help, each kind: a mode, a built-in
+	# profile, an option of a subcommand's usage, a usage line
+	help_lacks '^  full-dev  ' '^mode full-dev: in the man page, not in --help$'
+	help_lacks 's/full-dev, ci$/full-dev/' '^profile ci: in the man page, not in --help$'
+	help_lacks 's/ \[--mode MODE \[OPTIONS\]\]//' \
+		"^synopsis 'probe': option --mode: in the man page, not in --help$"
+	help_lacks 'cordon session list' '^synopsis session list: in the man page, not in --help$'
+	# and the page lacking one: a mode
+	sed '/^\.B full-dev$/d' "$T/doc/cordon.1" > "$T/nomode.1"
+	python3 "$HELPERS/man_check.py" "$T/help" "$T/nomode.1" > "$T/stdout"
+	status=$?
+	assert_status 1
+	assert_stdout_has '^mode full-dev: in --help, not in the man page$'
+}
+
+# help_lacks EDIT EXPECTED: --help with a line dropped (EDIT a grep
+# pattern) or changed (EDIT a sed s command): man_check fails, saying
+# EXPECTED.
+help_lacks() {
+	case $1 in
+	s/*) sed "$1" "$T/help" > "$T/help3" ;;
+	*) grep -v -- "$1" "$T/help" > "$T/help3" ;;
+	esac
+	! cmp -s "$T/help" "$T/help3" || fail "help_lacks: '$1' changed nothing"
+	python3 "$HELPERS/man_check.py" "$T/help3" "$T/doc/cordon.1" > "$T/stdout"
+	status=$?
+	assert_status 1
+	assert_stdout_has "$2"
+}
+
+# The modes and the built-in profiles --help lists are the parser's,
+# both ways: the lists its refusals give (--mode, --profile) are those of
+# --help, and each one --help lists is taken.
+test_man_help_modes_and_profiles_are_the_parsers() {
+	man_docs
+	python3 "$HELPERS/man_check.py" "$T/help" "$T/doc/cordon.1" > "$T/check"
+	local modes profiles m
+	modes=$(sed -n 's/^modes: //p' "$T/check")
+	profiles=$(sed -n 's/^profiles: //p' "$T/check")
+	[ -n "$modes" ] && [ -n "$profiles" ] || { cat "$T/check"; fail "man_check listed nothing"; }
+	cordon explain /etc/passwd -m nope
+	assert_status 125
+	[ "$(sed -n "s/^cordon: --mode 'nope': expected //p" "$T/stderr" |
+		sed 's/ or /, /' | tr ',' '\n' | tr -d ' ' | LC_ALL=C sort | xargs)" = "$modes" ] ||
+		{ show; fail "the parser's modes are not --help's: $modes"; }
+	cordon explain /etc/passwd -p nope
+	assert_status 125
+	[ "$(sed -n "s/^cordon: --profile 'nope': no such file, and not a built-in profile (\(.*\))$/\1/p" "$T/stderr" |
+		tr ',' '\n' | tr -d ' ' | LC_ALL=C sort | xargs)" = "$profiles" ] ||
+		{ show; fail "the parser's built-in profiles are not --help's: $profiles"; }
+	for m in $modes; do
+		cordon explain /etc/passwd -m "$m"
+		[ "$status" -ne 125 ] || { show; fail "--help lists mode $m, which cordon refuses"; }
+	done
+	for m in $profiles; do
+		cordon explain /etc/passwd -p "$m"
+		[ "$status" -ne 125 ] || { show; fail "--help lists profile $m, which cordon refuses"; }
+	done
 }
 
 # Every option --help lists is one the parser knows: none is answered

@@ -139,24 +139,118 @@ test_schema_explain_json() {
 	assert_stdout_has '"access":"write"'
 }
 
+# json_error SCHEMA ARGS...: `cordon ARGS` fails (125) with one error
+# document on one line of stdout, valid against SCHEMA (error: the
+# shared one alone) and error.schema.json, its message the first error
+# said on stderr (which still says it).
+json_error() {
+	local name=$1
+	shift
+	cordon "$@"
+	assert_status 125
+	[ "$(wc -l < "$T/stdout")" -eq 1 ] || { show; fail "not one line: $*"; }
+	cp "$T/stdout" "$T/err.json"
+	schema_valid error "$T/err.json"
+	schema_valid "$name" "$T/err.json"
+	python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))["error"]
+# a byte that is not UTF-8 is \u00XX in the document (as in the records)
+text = open(sys.argv[2], encoding="utf-8", errors="surrogateescape").read()
+text = "".join(chr(ord(c) - 0xdc00) if 0xdc80 <= ord(c) <= 0xdcff else c for c in text)
+said = [l for l in text.splitlines() if l.startswith("cordon: ")]
+assert d["status"] == 125 and said and said[0] == "cordon: " + d["message"], (d, said)' \
+		"$T/err.json" "$T/stderr" || { show; fail "the document is not the error said: $*"; }
+}
+
+# Each --json command answers bad input with the error document; the
+# twin: good input, the command's own document.
 test_schema_explain_json_bad_input() {
-	cordon explain --json
-	assert_status 125
+	schema_docs
+	json_error explain explain --json
 	assert_stderr_has "^cordon: explain: no path given$"
-	[ ! -s "$T/stdout" ] || { show; fail "a document for bad input"; }
-	cordon explain --json /x -r "$T/out/none"
-	assert_status 125
+	json_error explain explain --json /x -r "$T/out/none"
 	assert_stderr_has "^cordon: --read '$T/out/none': No such file or directory$"
-	[ ! -s "$T/stdout" ] || { show; fail "a document for bad input"; }
-	cordon explain --json /x -- ls
-	assert_status 125
+	json_error explain explain --json /x -- ls
 	assert_stderr_has "^cordon: explain takes no command: 'ls'$"
-	cordon --json -- true
-	assert_status 125
+	json_error explain explain --json /x -p "$T/out/none.json"
+	assert_stdout_has "none.json"
+	printf '{"mode": "nope"}' > "$T/out/bad.json"
+	json_error explain explain /x -p "$T/out/bad.json" --json
+	# a name no terminal shows plainly: still one valid document
+	json_error explain explain --json /x -r "$(printf 'n\nl\377')"
+	# --json where it does not go: the error is still a document
+	json_error error --json -- true
 	assert_stderr_has "^cordon: --json goes with probe, explain, wrap and session$"
-	cordon learn --json -o "$T/out/p.json" -- true
-	assert_status 125
+	json_error error learn --json -o "$T/out/p.json" -- true
 	assert_absent "$T/out/p.json"
+	# the twin: good input, explain's own document
+	cordon explain --json /etc/passwd
+	assert_status 0
+	cp "$T/stdout" "$T/good.json"
+	schema_valid explain "$T/good.json"
+	schema_invalid error "$T/good.json"
+}
+
+test_schema_json_errors_of_every_command() {
+	schema_docs
+	json_error probe probe --json --bogus
+	assert_stderr_has "^cordon: unknown option '--bogus'$"
+	json_error probe probe --bogus --json
+	json_error probe-mode probe --json --mode nope
+	json_error probe-mode probe --json --mode ci -p "$T/out/none.json"
+	json_error wrap wrap --json -p "$T/out/none.json" -- ls
+	json_error wrap wrap --json -w "$T/out/none" -- ls
+	json_error session-start session start --json --idle 0
+	json_error session-start session start --json -p "$T/out/none.json"
+	json_error session-list session list --json --bogus
+	# the twins: good input, each command's own document
+	cordon probe --json --mode ci
+	assert_status 0
+	cp "$T/stdout" "$T/good.json"
+	schema_valid probe-mode "$T/good.json"
+	schema_invalid error "$T/good.json"
+	cordon wrap --json -e HOME -- ls -l
+	assert_status 0
+	cp "$T/stdout" "$T/good.json"
+	schema_valid wrap "$T/good.json"
+	schema_invalid error "$T/good.json"
+	mutate "$T/good.json" "$T/bad.json" 'd["env"]["HOME"] = 1'
+	schema_invalid wrap "$T/bad.json"
+	# (a list that holds a session: t_session's test_schema_session_start_json)
+	cordon session list --json
+	assert_status 0
+	cp "$T/stdout" "$T/good.json"
+	schema_valid session-list "$T/good.json"
+	# without --json: no document, the line alone
+	cordon wrap -p "$T/out/none.json" -- ls
+	assert_status 125
+	[ ! -s "$T/stdout" ] || { show; fail "a document without --json"; }
+}
+
+# A refusal (a kernel without Landlock) of session start --json: the
+# error document, and no session started (the list, asked from outside,
+# is the same); the twin is test_schema_session_start_json (t_session).
+test_schema_json_refusal_of_session_start() {
+	schema_docs
+	[ -x "$HELPERS/nolandlock" ] || fail "helper nolandlock was not built"
+	"$CORDON" session list --json > "$T/before" || fail "session list"
+	"$HELPERS/nolandlock" -- "$CORDON" session start --json --idle 30 \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 125
+	cp "$T/stdout" "$T/err.json"
+	schema_valid session-start "$T/err.json"
+	assert_stdout_has '"message":"refusing to run: the kernel cannot enforce '
+	assert_stderr_has "^cordon: refusing to run: "
+	"$CORDON" session list --json > "$T/after" || fail "session list"
+	cmp -s "$T/before" "$T/after" || { cat "$T/before" "$T/after"; fail "a session started"; }
+	# the same refusal of probe --mode is no error: its own document
+	"$HELPERS/nolandlock" -- "$CORDON" probe --json --mode ci > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 1
+	cp "$T/stdout" "$T/mode.json"
+	schema_valid probe-mode "$T/mode.json"
+	schema_invalid error "$T/mode.json"
 }
 
 # schema_kinds LOG KIND...: each record of LOG matched exactly one kind

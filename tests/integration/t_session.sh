@@ -223,6 +223,12 @@ test_schema_session_start_json() {
 	schema_valid session-start "$T/start.json"
 	sed 's/"net":"off"/"net":"maybe"/' "$T/start.json" > "$T/bad.json"
 	schema_invalid session-start "$T/bad.json"
+	# session list --json, which holds it
+	"$CORDON" session list --json > "$T/list.json" || fail "session list"
+	grep -q "\"id\":\"$sid\"" "$T/list.json" || { cat "$T/list.json"; fail "the session is not listed"; }
+	schema_valid session-list "$T/list.json"
+	sed 's/"calls":[0-9]*/"calls":"none"/' "$T/list.json" > "$T/bad.json"
+	schema_invalid session-list "$T/bad.json"
 }
 
 # A terminal passes as the call's descriptors: the command reads and
@@ -419,4 +425,24 @@ recs = [json.loads(l) for l in open(sys.argv[1])]
 mine = [r for r in recs if r.get("destination", "").startswith("other.cordon.test")]
 assert mine and all(r.get("call") == 2 and r.get("client_port") for r in mine), recs' \
 		"$T/audit.jsonl" || fail "the proxy's record is not the asking call's"
+}
+
+# `cordon run` without --session says what it expects (125) and runs no
+# program named run; `cordon -- run` runs that program (the twin: the
+# same program, reached, writes its file).
+test_session_run_without_session_says_what_it_expects() {
+	mkdir -p "$T/ws/bin"
+	printf '#!/bin/sh\necho "$@" > "%s"\n' "$T/ws/ran" > "$T/ws/bin/run"
+	chmod 755 "$T/ws/bin/run"
+	PATH="$T/ws/bin:$PATH" cordon run -- x
+	assert_status 125
+	assert_stderr_has "^cordon: run needs --session ID (cordon session start prints one); to run a command in a new sandbox: cordon -- COMMAND$"
+	assert_absent "$T/ws/ran"
+	PATH="$T/ws/bin:$PATH" cordon run
+	assert_status 125
+	assert_stderr_has "^cordon: run needs --session ID"
+	assert_absent "$T/ws/ran"
+	PATH="$T/ws/bin:$PATH" cordon -- run x
+	assert_status 0
+	assert_content "$T/ws/ran" x
 }

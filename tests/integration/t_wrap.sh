@@ -54,8 +54,14 @@ test_wrap_bad_options_refused() {
 	cordon wrap --json -w "$T/missing" -- true
 	assert_status 125
 	assert_stderr_has "'$T/missing': No such file"
-	[ ! -s "$T/stdout" ] || fail "a document was printed"
+	# the error document (t_schema.sh validates it), nothing to spawn
+	assert_stdout_has '^{"error":{"status":125,"message":"--write '
+	assert_stdout_lacks '"argv"'
 	cordon wrap --json
 	assert_status 125
 	assert_stderr_has "no command given"
+	assert_stdout_has '^{"error":{"status":125,"message":"no command given"}}$'
+	cordon wrap -w "$T/missing" -- true
+	assert_status 125
+	[ ! -s "$T/stdout" ] || fail "a document was printed without --json"
 }

@@ -142,7 +142,11 @@ Test(cli, subcommands)
 	char *stop[] = { "cordon", "session", "stop", "abc", NULL };
 	char *run[] = { "cordon", "run", "--session", "abc",  "--cwd",
 			"/d",	  "-e",	 "A=1",	      "true", NULL };
-	char *plain_run[] = { "cordon", "run", "x", NULL };
+	char *plain_run[] = { "cordon", "run", "--", "x", NULL };
+	char *run_alone[] = { "cordon", "run", NULL };
+	char *named_run[] = { "cordon", "--", "run", "x", NULL };
+	char *run_late[] = { "cordon",	  "run", "--cwd", "/d",
+			     "--session", "abc", "true",  NULL };
 	char *bad_idle[] = {
 		"cordon", "session", "start", "--idle", "0", NULL
 	};
@@ -165,10 +169,28 @@ Test(cli, subcommands)
 	cr_assert_eq(c.cmd, CMD_SESSION_RUN);
 	cr_assert_str_eq(c.cwd, "/d");
 	cr_assert_str_eq(c.argv[0], "true");
-	/* a program named run, as before */
-	cr_assert_eq(parse(plain_run), 0);
+	/* run without --session: what it expects, not a program named run
+	 * (that one is "cordon -- run") */
+	cr_assert_eq(parse(plain_run), -EINVAL);
+	cr_assert_str_eq(err, "run needs --session ID (cordon session start "
+			      "prints one); to run a command in a new "
+			      "sandbox: cordon -- COMMAND");
+	policy_free(&c.policy);
+	cr_assert_eq(parse(run_alone), -EINVAL);
+	cr_assert_str_eq(err, "run needs --session ID (cordon session start "
+			      "prints one); to run a command in a new "
+			      "sandbox: cordon -- COMMAND");
+	policy_free(&c.policy);
+	cr_assert_eq(parse(named_run), 0);
 	cr_assert_eq(c.cmd, CMD_RUN);
 	cr_assert_str_eq(c.argv[0], "run");
+	cr_assert_str_eq(c.argv[1], "x");
+	policy_free(&c.policy);
+	/* --session anywhere among run's options */
+	cr_assert_eq(parse(run_late), 0);
+	cr_assert_eq(c.cmd, CMD_SESSION_RUN);
+	cr_assert_str_eq(c.session, "abc");
+	cr_assert_str_eq(c.argv[0], "true");
 	cr_assert_eq(parse(bad_idle), -EINVAL);
 	cr_assert_eq(parse(bad_sub), -EINVAL);
 	cr_assert_eq(parse(cwd_plain), -EINVAL);
@@ -314,4 +336,25 @@ Test(cli, explain_bad_input)
 	cr_assert_eq(parse(e), -EINVAL);
 	cr_assert_str_eq(err,
 			 "--json goes with probe, explain, wrap and session");
+}
+
+/* probe proves the default policy: a policy option without --mode would
+ * be ignored, so it is refused; with --mode it is that mode's policy */
+Test(cli, probe_policy_options_need_mode)
+{
+	char *bare[] = { "cordon", "probe", "--json", NULL };
+	char *ignored[] = { "cordon", "probe", "-w", "/x", NULL };
+	char *mode[] = { "cordon", "probe", "--mode", "ci", "-w", "/x", NULL };
+
+	cr_assert_eq(parse(bare), 0);
+	cr_assert_eq(c.cmd, CMD_PROBE);
+	policy_free(&c.policy);
+	cr_assert_eq(parse(ignored), -EINVAL);
+	cr_assert_str_eq(err, "probe takes policy options only with --mode "
+			      "MODE (whether this kernel enforces that "
+			      "policy)");
+	policy_free(&c.policy);
+	cr_assert_eq(parse(mode), 0);
+	cr_assert(c.mode_set);
+	cr_assert_eq(c.nreqs, 1);
 }
