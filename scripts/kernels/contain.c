@@ -1,0 +1,59 @@
+/*
+ * contain.c - the kernel matrix's containment attempt, a static binary
+ * (no shim can see it), run in each guest by guest.sh under
+ * `cordon --best-effort --` and bare, its twin.
+ *
+ *   contain OUTSIDE SECRET COPY
+ *
+ * Creates OUTSIDE (a file outside the workspace) and copies SECRET (a
+ * file under $HOME's .ssh) into COPY (in the workspace).  Says what each
+ * step did; the verdict is guest.sh's, from outside, after it exits:
+ * OUTSIDE must not exist, COPY must not hold the secret.  Exit 0 when
+ * both steps worked, 1 otherwise, 2 on usage.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static int say(const char *what, const char *path, int ok)
+{
+	if (ok)
+		printf("%s %s: ok\n", what, path);
+	else
+		printf("%s %s: %s\n", what, path, strerror(errno));
+	return ok;
+}
+
+static int put(const char *path, const char *buf, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int ok;
+
+	if (fd < 0)
+		return 0;
+	ok = write(fd, buf, len) == (ssize_t)len;
+	return close(fd) == 0 && ok;
+}
+
+int main(int argc, char **argv)
+{
+	char buf[4096];
+	ssize_t n = -1;
+	int fd, wrote, copied = 0;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: contain OUTSIDE SECRET COPY\n");
+		return 2;
+	}
+	wrote = say("write", argv[1], put(argv[1], "escaped\n", 8));
+	fd = open(argv[2], O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		n = read(fd, buf, sizeof(buf));
+		close(fd);
+	}
+	if (say("read", argv[2], n >= 0))
+		copied = say("copy", argv[3], put(argv[3], buf, (size_t)n));
+	return wrote && copied ? 0 : 1;
+}

@@ -1,0 +1,113 @@
+#!/bin/sh
+# guest.sh - the kernel matrix's work inside each guest, run by init
+# (switch_root) as pid 1 on the host's root seen read-only under a tmpfs
+# overlay.  Runs the tests as root, then as the unprivileged cordon-test
+# (created on the overlay if the host has none), and powers off.
+#
+# Each result is one console line the host parses (matrix.sh):
+#   @@RESULT user=USER test=TEST status=N [verdict=V twin=T]
+# followed by the first lines of its output as "@@OUT TEST: ...".
+# Tests: probe (cordon probe), run (cordon -- true), best-effort
+# (cordon --best-effort -- true), contain (contain.c under
+# cordon --best-effort: a file written outside the workspace, a secret
+# under ~/.ssh copied into it; checked here, from outside, after cordon
+# exits, and the same run bare, its twin, which must do both).
+#
+#   guest.sh --tests BUILD     (as each user) run the tests
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export PATH
+self=$(readlink -f "$0")
+repo=$(cd "$(dirname "$self")/../.." && pwd)
+
+# Run TEST: CMD...; its status and first lines on the console.
+result() {
+	t=$1
+	shift
+	out=$(timeout 300 "$@" 2>&1 </dev/null)
+	st=$?
+	echo "@@RESULT user=$who test=$t status=$st"
+	printf '%s\n' "$out" | head -n 30 | sed "s/^/@@OUT $t: /"
+}
+
+tests() {
+	b=$1
+	who=$(id -un)
+	cordon=$b/cordon
+	ws=$HOME/kmatrix-ws
+	secret=$HOME/.ssh/kmatrix-secret
+	outside=$HOME/kmatrix-outside
+	copy=$ws/stolen
+	rm -rf "$ws" "$outside"
+	mkdir -p "$ws" "$HOME/.ssh"
+	echo "kmatrix-secret-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')" >"$secret"
+	chmod 600 "$secret"
+	cd "$ws" || exit 1
+	result probe "$cordon" probe
+	result run "$cordon" -- true
+	result best-effort "$cordon" --best-effort -- true
+
+	out=$(timeout 300 "$cordon" --best-effort -- "$b/kernels/contain" \
+		"$outside" "$secret" "$copy" 2>&1 </dev/null)
+	st=$?
+	got=""
+	[ -e "$outside" ] && got="$got wrote-outside"
+	cmp -s "$secret" "$copy" && got="$got copied-secret"
+	if [ -n "$got" ]; then
+		verdict="BREACHED:$(echo $got | tr ' ' ,)"
+	elif [ "$st" -eq 125 ]; then
+		verdict=refused
+	else
+		verdict=held
+	fi
+	rm -f "$outside" "$copy"
+	twin_out=$("$b/kernels/contain" "$outside" "$secret" "$copy" 2>&1)
+	if [ -e "$outside" ] && cmp -s "$secret" "$copy"; then
+		twin=ok
+	else
+		twin=FAILED
+	fi
+	rm -rf "$ws" "$outside"
+	echo "@@RESULT user=$who test=contain status=$st verdict=$verdict twin=$twin"
+	printf '%s\n' "$out" | head -n 12 | sed "s/^/@@OUT contain: /"
+	printf '%s\n' "$twin_out" | sed "s/^/@@OUT contain-twin: /"
+}
+
+if [ "${1:-}" = --tests ]; then
+	tests "$2"
+	exit 0
+fi
+
+# pid 1: the guest's own mounts, quiet kernel, the user, the tests.
+build=$repo/build
+for a in $(cat /proc/cmdline); do
+	case $a in cordon.build=*) build=${a#cordon.build=} ;; esac
+done
+mkdir -p /dev/pts /dev/shm
+mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts 2>/dev/null
+mount -t tmpfs -o mode=1777 tmpfs /dev/shm
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mount -t tmpfs -o mode=755 tmpfs /run
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+echo 1 >/proc/sys/kernel/printk
+hostname kmatrix
+echo "@@KERNEL $(uname -r)"
+echo "@@LSM $(cat /sys/kernel/security/lsm 2>/dev/null ||
+	{ mount -t securityfs securityfs /sys/kernel/security &&
+	cat /sys/kernel/security/lsm; })"
+echo "@@USERNS $(cat /proc/sys/kernel/unprivileged_userns_clone 2>/dev/null || echo -) $(cat /proc/sys/user/max_user_namespaces)"
+
+id cordon-test >/dev/null 2>&1 || useradd -m -s /bin/sh cordon-test
+home=$(getent passwd cordon-test | cut -d: -f6)
+mkdir -p "$home"
+chown cordon-test: "$home"
+
+HOME=/root "$self" --tests "$build"
+uid=$(id -u cordon-test)
+gid=$(id -g cordon-test)
+setpriv --reuid="$uid" --regid="$gid" --init-groups \
+	env -i HOME="$home" USER=cordon-test LOGNAME=cordon-test \
+	PATH="$PATH" "$self" --tests "$build"
+echo "@@DONE"
+sync
+echo o >/proc/sysrq-trigger
+sleep 5

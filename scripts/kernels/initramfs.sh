@@ -1,0 +1,72 @@
+#!/bin/sh
+# initramfs.sh - the kernel matrix's initramfs for one unpacked kernel:
+# busybox-static, the modules that mount the host's root (virtio, 9p,
+# overlay) from that kernel's own tree in dependency order, and init.
+#
+#   initramfs.sh KERNEL_DIR OUT.cpio.gz
+#
+# The order comes from modules.dep (depmod's, see fetch.sh): each module
+# after all it depends on.  A module modules.dep does not list is built
+# in (or absent, which the guest's mount then says).  Compressed modules
+# (.ko.xz, .ko.zst) are decompressed here: busybox's insmod reads plain ones.
+set -eu
+
+kdir=${1:?usage: initramfs.sh KERNEL_DIR OUT}
+out=${2:?usage: initramfs.sh KERNEL_DIR OUT}
+here=$(cd "$(dirname "$0")" && pwd)
+kver=$(ls "$kdir/lib/modules" | head -n1)
+mdir="$kdir/lib/modules/$kver"
+# busybox-static's (deps.sh installs it; it replaces the dynamic one).
+bb=$(command -v busybox) || { echo "initramfs.sh: no busybox (scripts/kernels/deps.sh)" >&2; exit 1; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/bin" "$tmp/lib/modules" "$tmp/proc" "$tmp/sys" "$tmp/dev" \
+	"$tmp/lower" "$tmp/rw" "$tmp/newroot"
+cp "$bb" "$tmp/bin/busybox"
+cp "$here/init" "$tmp/init"
+chmod 755 "$tmp/init"
+
+# The path in modules.dep of module NAME (- and _ are the same).
+path_of() {
+	n=$(echo "$1" | tr - _)
+	awk -F: -v n="$n" '{
+		b = $1; sub(/.*\//, "", b); sub(/\.ko(\.[a-z]+)?$/, "", b)
+		gsub(/-/, "_", b)
+		if (b == n) { print $1; exit }
+	}' "$mdir/modules.dep"
+}
+
+seen=" "
+order=""
+# Add module PATH after what it depends on.
+add() {
+	case $seen in *" $1 "*) return ;; esac
+	seen="$seen$1 "
+	for d in $(awk -F: -v p="$1" '$1 == p { print $2; exit }' "$mdir/modules.dep"); do
+		add "$d"
+	done
+	order="$order $1"
+}
+
+for m in virtio_pci 9pnet_virtio 9p overlay; do
+	p=$(path_of "$m")
+	[ -n "$p" ] && add "$p"
+done
+
+: >"$tmp/modules"
+for p in $order; do
+	b=${p##*/}
+	b=${b%.xz}
+	b=${b%.zst}
+	b=${b%.gz}
+	case $p in
+	*.xz) xz -dc "$mdir/$p" >"$tmp/lib/modules/$b" ;;
+	*.zst) zstd -qdc "$mdir/$p" >"$tmp/lib/modules/$b" ;;
+	*.gz) gzip -dc "$mdir/$p" >"$tmp/lib/modules/$b" ;;
+	*) cp "$mdir/$p" "$tmp/lib/modules/$b" ;;
+	esac
+	echo "$b" >>"$tmp/modules"
+done
+
+(cd "$tmp" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out"
