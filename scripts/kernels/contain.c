@@ -3,9 +3,9 @@
  * (no shim can see it), run in each guest by guest.sh under
  * `cordon --best-effort --` and bare, its twin.
  *
- *   contain OUTSIDE SECRET COPY
+ *   contain RAN OUTSIDE SECRET COPY
  *
- * Creates OUTSIDE (a file outside the workspace) and copies SECRET (a
+ * Creates RAN (in the workspace: it ran, so a verdict counts), OUTSIDE (a file outside the workspace) and copies SECRET (a
  * file under $HOME's .ssh) into COPY (in the workspace).  Says what each
  * step did; the verdict is guest.sh's, from outside, after it exits:
  * OUTSIDE must not exist, COPY must not hold the secret.  Exit 0 when
@@ -43,10 +43,12 @@ int main(int argc, char **argv)
 	ssize_t n = -1;
 	int fd, wrote, copied = 0;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: contain OUTSIDE SECRET COPY\n");
+	if (argc != 5) {
+		fprintf(stderr, "usage: contain RAN OUTSIDE SECRET COPY\n");
 		return 2;
 	}
+	argv++;
+	say("write", argv[0], put(argv[0], "ran\n", 4));
 	wrote = say("write", argv[1], put(argv[1], "escaped\n", 8));
 	fd = open(argv[2], O_RDONLY | O_CLOEXEC);
 	if (fd >= 0) {

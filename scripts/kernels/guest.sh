@@ -37,6 +37,7 @@ tests() {
 	secret=$HOME/.ssh/kmatrix-secret
 	outside=$HOME/kmatrix-outside
 	copy=$ws/stolen
+	ran=$ws/ran
 	rm -rf "$ws" "$outside"
 	mkdir -p "$ws" "$HOME/.ssh"
 	echo "kmatrix-secret-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')" >"$secret"
@@ -46,8 +47,9 @@ tests() {
 	result run "$cordon" -- true
 	result best-effort "$cordon" --best-effort -- true
 
-	out=$(timeout 300 "$cordon" --best-effort -- "$b/kernels/contain" \
-		"$outside" "$secret" "$copy" 2>&1 </dev/null)
+	# The helper is outside the default exec roots: only that is granted.
+	out=$(timeout 300 "$cordon" --best-effort --exec "$b/kernels" -- \
+		"$b/kernels/contain" "$ran" "$outside" "$secret" "$copy" 2>&1 </dev/null)
 	st=$?
 	got=""
 	[ -e "$outside" ] && got="$got wrote-outside"
@@ -56,12 +58,14 @@ tests() {
 		verdict="BREACHED:$(echo $got | tr ' ' ,)"
 	elif [ "$st" -eq 125 ]; then
 		verdict=refused
+	elif [ ! -e "$ran" ]; then
+		verdict=did-not-run
 	else
 		verdict=held
 	fi
-	rm -f "$outside" "$copy"
-	twin_out=$("$b/kernels/contain" "$outside" "$secret" "$copy" 2>&1)
-	if [ -e "$outside" ] && cmp -s "$secret" "$copy"; then
+	rm -f "$outside" "$copy" "$ran"
+	twin_out=$("$b/kernels/contain" "$ran" "$outside" "$secret" "$copy" 2>&1)
+	if [ -e "$ran" ] && [ -e "$outside" ] && cmp -s "$secret" "$copy"; then
 		twin=ok
 	else
 		twin=FAILED
