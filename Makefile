@@ -10,6 +10,10 @@
 #   make fuzz       fuzz the parsers (FUZZ_SECONDS each, default 30)
 #   make bench      cordon's cost beside bare, bubblewrap and firejail
 #                   (scripts/bench/run.sh; results in doc/bench/)
+#   make kernels    the kernel matrix: Debian's kernels (5.10 to 7.x)
+#                   booted under QEMU, cordon run in each as root and as a
+#                   user (scripts/kernels/; KERNELS="5.10 6.1" picks some;
+#                   table in doc/kernels.md); not part of `make test`
 #   make install    PREFIX (/usr/local) and DESTDIR honoured
 #   make deps       install the Debian packages the build and tests need
 
@@ -144,7 +148,7 @@ SHIM_LDFLAGS = -dynamiclib -Wl,-undefined,error \
 	-Wl,-install_name,$(LIBDIR)/libcordon.dylib
 endif
 
-.PHONY: all test unit integration check fuzz install clean deps format \
+.PHONY: all test unit integration check fuzz install clean deps format kernels \
 	check-format check-banned check-layers check-docs bench compat
 .DEFAULT_GOAL := all
 
@@ -260,6 +264,19 @@ $(B)/bench/%: scripts/bench/%.c
 
 bench: all $(BENCH_BINS)
 	scripts/bench/run.sh $(B)
+
+# The kernel matrix (scripts/kernels/matrix.sh), table in doc/kernels.md:
+# its containment helper is static (no shim sees it).  KERNELS selects
+# kernels (fetch.sh's names: 5.10 6.1 6.12 7).
+$(B)/kernels/contain: scripts/kernels/contain.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(filter-out $(SAN),$(CFLAGS)) -static -o $@ $<
+
+kernels: $(B)/cordon $(SHIM_LIB) $(B)/kernels/contain
+	scripts/kernels/deps.sh
+	KERNELS="$(or $(KERNELS),5.10 6.1 6.12 7)" \
+		scripts/kernels/matrix.sh $(B) doc/kernels.md
 
 test: check-docs check-layers unit integration
 

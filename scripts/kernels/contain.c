@@ -3,9 +3,11 @@
  * (no shim can see it), run in each guest by guest.sh under
  * `cordon --best-effort --` and bare, its twin.
  *
+ *   contain abi                     the kernel's Landlock ABI, or "none"
  *   contain RAN OUTSIDE SECRET COPY
  *
- * Creates RAN (in the workspace: it ran, so a verdict counts), OUTSIDE (a file outside the workspace) and copies SECRET (a
+ * Creates RAN (in the workspace: proof that it ran, so a verdict counts),
+ * creates OUTSIDE (a file outside the workspace) and copies SECRET (a
  * file under $HOME's .ssh) into COPY (in the workspace).  Says what each
  * step did; the verdict is guest.sh's, from outside, after it exits:
  * OUTSIDE must not exist, COPY must not hold the secret.  Exit 0 when
@@ -16,6 +18,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/landlock.h>
 
 static int say(const char *what, const char *path, int ok)
 {
@@ -43,6 +47,16 @@ int main(int argc, char **argv)
 	ssize_t n = -1;
 	int fd, wrote, copied = 0;
 
+	if (argc == 2 && strcmp(argv[1], "abi") == 0) {
+		long abi = syscall(SYS_landlock_create_ruleset, NULL, 0,
+				   LANDLOCK_CREATE_RULESET_VERSION);
+
+		if (abi < 0)
+			printf("none (%s)\n", strerror(errno));
+		else
+			printf("%ld\n", abi);
+		return 0;
+	}
 	if (argc != 5) {
 		fprintf(stderr, "usage: contain RAN OUTSIDE SECRET COPY\n");
 		return 2;

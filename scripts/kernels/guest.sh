@@ -98,6 +98,7 @@ echo "@@KERNEL $(uname -r)"
 echo "@@LSM $(cat /sys/kernel/security/lsm 2>/dev/null ||
 	{ mount -t securityfs securityfs /sys/kernel/security &&
 	cat /sys/kernel/security/lsm; })"
+echo "@@LANDLOCK $("$build/kernels/contain" abi)"
 echo "@@USERNS $(cat /proc/sys/kernel/unprivileged_userns_clone 2>/dev/null || echo -) $(cat /proc/sys/user/max_user_namespaces)"
 
 id cordon-test >/dev/null 2>&1 || useradd -m -s /bin/sh cordon-test
