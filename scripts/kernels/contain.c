@@ -52,7 +52,7 @@ int main(int argc, char **argv)
 				   LANDLOCK_CREATE_RULESET_VERSION);
 
 		if (abi < 0)
-			printf("none (%s)\n", strerror(errno));
+			printf("none (%s)\n", strerrorname_np(errno));
 		else
 			printf("%ld\n", abi);
 		return 0;

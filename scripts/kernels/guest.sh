@@ -5,10 +5,11 @@
 # (created on the overlay if the host has none), and powers off.
 #
 # Each result is one console line the host parses (matrix.sh):
-#   @@RESULT user=USER test=TEST status=N [verdict=V twin=T]
-# followed by the first lines of its output as "@@OUT TEST: ...".
+#   @@RESULT user=USER test=TEST status=N [built=B] [verdict=V twin=T]
+# followed by its output's first 80 lines as "@@OUT TEST: ...".
 # Tests: probe (cordon probe), run (cordon -- true), best-effort
-# (cordon --best-effort -- true), contain (contain.c under
+# (cordon --best-effort -- true), build (cordon -- cc, a hello world in
+# the workspace), contain (contain.c under
 # cordon --best-effort: a file written outside the workspace, a secret
 # under ~/.ssh copied into it; checked here, from outside, after cordon
 # exits, and the same run bare, its twin, which must do both).
@@ -26,7 +27,7 @@ result() {
 	out=$(timeout 300 "$@" 2>&1 </dev/null)
 	st=$?
 	echo "@@RESULT user=$who test=$t status=$st"
-	printf '%s\n' "$out" | head -n 30 | sed "s/^/@@OUT $t: /"
+	printf '%s\n' "$out" | head -n 80 | sed "s/^/@@OUT $t: /"
 }
 
 tests() {
@@ -46,6 +47,16 @@ tests() {
 	result probe "$cordon" probe
 	result run "$cordon" -- true
 	result best-effort "$cordon" --best-effort -- true
+
+	# A real build in the workspace, its product checked after.
+	printf '#include <stdio.h>\nint main(void) { puts("hi"); return 0; }\n' >hello.c
+	out=$(timeout 300 "$cordon" -- cc -o hello hello.c 2>&1 </dev/null)
+	st=$?
+	built=no
+	[ -x hello ] && built=yes
+	echo "@@RESULT user=$who test=build status=$st built=$built"
+	printf '%s\n' "$out" | head -n 20 | sed "s/^/@@OUT build: /"
+	rm -f hello hello.c
 
 	# The helper is outside the default exec roots: only that is granted.
 	out=$(timeout 300 "$cordon" --best-effort --exec "$b/kernels" -- \
@@ -94,6 +105,9 @@ mount -t tmpfs -o mode=755 tmpfs /run
 mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
 echo 1 >/proc/sys/kernel/printk
 hostname kmatrix
+# The guest has no network card: loopback is its network (probe's
+# live checks listen there).
+ip link set lo up
 echo "@@KERNEL $(uname -r)"
 echo "@@LSM $(cat /sys/kernel/security/lsm 2>/dev/null ||
 	{ mount -t securityfs securityfs /sys/kernel/security &&

@@ -6,7 +6,8 @@
 #   matrix.sh BUILD OUT.md        $KERNELS picks kernels (default all:
 #                                 "5.10 6.1 6.12 7", as fetch.sh takes them)
 #
-# A status is cordon's exit status (125: refused).  Containment is
+# A status is cordon's exit status (125: refused); `-- cc` builds a hello
+# world in the workspace (built: the program is there after).  Containment is
 # guest.sh's verdict from outside (held, refused, did-not-run, BREACHED)
 # and its bare twin's (ok: the same attempt without cordon did both).
 # Exit 1 when a guest did not boot or said no result, or when a twin
@@ -38,17 +39,21 @@ for k in $kernels; do
 	if [ "$booted" -ne 0 ] || ! printf '%s\n' "$con" | grep -q '^@@RESULT'; then
 		why=$(printf '%s\n' "$con" | sed -n 's/^@@BOOT FAIL //p' | head -n1)
 		echo "kernels: $k: the guest did not finish (${why:-see $log})" >&2
-		rows="$rows| $k ${kver:-} | ${abi:-?} | - | no boot: ${why:-see $log} | | | | ${secs} s |$nl"
+		rows="$rows| $k ${kver:-} | ${abi:-?} | - | no boot: ${why:-see $log} | | | | | ${secs} s |$nl"
 		bad=1
 		continue
 	fi
 	for u in root cordon-test; do
 		cells=""
-		for t in probe run best-effort contain; do
+		for t in probe run best-effort build contain; do
 			line=$(printf '%s\n' "$con" |
 				grep "^@@RESULT user=$u test=$t " | head -n1)
 			st=$(echo "$line" | sed -n 's/.* status=\([0-9]*\).*/\1/p')
 			cell=${st:-none}
+			if [ "$t" = build ] && [ -n "$line" ]; then
+				b=$(echo "$line" | sed -n 's/.* built=\([^ ]*\).*/\1/p')
+				[ "$b" = yes ] && cell="$st, built" || cell="$st, not built"
+			fi
 			if [ "$t" = contain ] && [ -n "$line" ]; then
 				v=$(echo "$line" | sed -n 's/.* verdict=\([^ ]*\).*/\1/p')
 				tw=$(echo "$line" | sed -n 's/.* twin=\([^ ]*\).*/\1/p')
@@ -62,8 +67,8 @@ for k in $kernels; do
 	done
 done
 
-table="| kernel | Landlock ABI | user | \`probe\` | \`-- true\` | \`--best-effort -- true\` | containment, twin | boot |
-| --- | --- | --- | --- | --- | --- | --- | --- |
+table="| kernel | Landlock ABI | user | \`probe\` | \`-- true\` | \`--best-effort -- true\` | \`-- cc\` | containment, twin | boot |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
 $rows"
 printf '%s' "$table"
 echo "whole matrix: ${total} s"
@@ -76,7 +81,8 @@ Each of Debian's own generic amd64 kernels is booted under QEMU without
 KVM, with this machine's root shared read-only (9p) under a tmpfs
 overlay, and runs this tree's \`build/cordon\` as root and as the
 unprivileged \`cordon-test\`.  Statuses are cordon's exit statuses (125:
-refused).  Containment: a static binary (scripts/kernels/contain.c) run
+refused); \`-- cc\` builds a hello world in the workspace ("built": the
+program is there after).  Containment: a static binary (scripts/kernels/contain.c) run
 under \`cordon --best-effort\` tries to write a file outside the
 workspace and to copy a secret from \`~/.ssh\` into it; the verdict is
 checked from outside after cordon exits (held, refused, did-not-run,
