@@ -37,9 +37,9 @@ for k in $kernels; do
 	kver=$(printf '%s\n' "$con" | sed -n 's/^@@KERNEL //p' | head -n1)
 	abi=$(printf '%s\n' "$con" | sed -n 's/^@@LANDLOCK //p' | head -n1)
 	if [ "$booted" -ne 0 ] || ! printf '%s\n' "$con" | grep -q '^@@RESULT'; then
-		why=$(printf '%s\n' "$con" | sed -n 's/^@@BOOT FAIL //p' | head -n1)
+		why=$(printf '%s\n' "$con" | sed -n 's/.*@@BOOT FAIL //p' | head -n1)
 		echo "kernels: $k: the guest did not finish (${why:-see $log})" >&2
-		rows="$rows| $k ${kver:-} | ${abi:-?} | - | no boot: ${why:-see $log} | | | | | ${secs} s |$nl"
+		rows="$rows| $k${kver:+ $kver} | ${abi:-?} | - | no boot: ${why:-see $log} | | | | | ${secs} s |$nl"
 		bad=1
 		continue
 	fi
