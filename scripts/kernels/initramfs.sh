@@ -7,7 +7,8 @@
 #
 # The order comes from modules.dep (depmod's, see fetch.sh): each module
 # after all it depends on.  A module modules.dep does not list is built
-# in (or absent, which the guest's mount then says).  Compressed modules
+# in (modules.builtin, where the package has it, says so; if it is
+# absent, the guest's mount fails and says so).  Compressed modules
 # (.ko.xz, .ko.zst) are decompressed here: busybox's insmod reads plain ones.
 set -eu
 
@@ -51,7 +52,12 @@ add() {
 
 for m in virtio_pci 9pnet_virtio 9p overlay; do
 	p=$(path_of "$m")
-	[ -n "$p" ] && add "$p"
+	if [ -n "$p" ]; then
+		add "$p"
+	elif [ -f "$mdir/modules.builtin" ] &&
+		! tr - _ <"$mdir/modules.builtin" | grep -q "/$m\.ko"; then
+		echo "initramfs.sh: $kver has no $m, as a module or built in" >&2
+	fi
 done
 
 : >"$tmp/modules"
