@@ -2,7 +2,9 @@
 # guest.sh - the kernel matrix's work inside each guest, run by init
 # (switch_root) as pid 1 on the host's root seen read-only under a tmpfs
 # overlay.  Runs the tests as root, then as the unprivileged cordon-test
-# (created on the overlay if the host has none), and powers off.
+# (created on the overlay if the host has none), then as cordon-test
+# again with user.max_user_namespaces at 0 (cordon-test-nouserns), and
+# powers off.
 #
 # Each result is one console line the host parses (matrix.sh):
 #   @@RESULT user=USER test=TEST status=N [built=B] [verdict=V twin=T]
@@ -32,7 +34,7 @@ result() {
 
 tests() {
 	b=$1
-	who=$(id -un)
+	who=${KMATRIX_WHO:-$(id -un)}
 	cordon=$b/cordon
 	ws=$HOME/kmatrix-ws
 	secret=$HOME/.ssh/kmatrix-secret
@@ -123,9 +125,15 @@ chown cordon-test: "$home"
 HOME=/root "$self" --tests "$build"
 uid=$(id -u cordon-test)
 gid=$(id -g cordon-test)
-setpriv --reuid="$uid" --regid="$gid" --init-groups \
-	env -i HOME="$home" USER=cordon-test LOGNAME=cordon-test \
-	PATH="$PATH" "$self" --tests "$build"
+as_user() {
+	setpriv --reuid="$uid" --regid="$gid" --init-groups \
+		env -i HOME="$home" USER=cordon-test LOGNAME=cordon-test \
+		PATH="$PATH" KMATRIX_WHO="$1" "$self" --tests "$build"
+}
+as_user cordon-test
+# The same user where user namespaces are off (as a distribution may).
+echo 0 >/proc/sys/user/max_user_namespaces
+as_user cordon-test-nouserns
 echo "@@DONE"
 sync
 echo o >/proc/sysrq-trigger
