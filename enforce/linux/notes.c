@@ -12,6 +12,24 @@
 #include "enforce/linux/linux.h"
 #include "enforce/policy/policy.h"
 
+/* What would hold @f: its own mechanism, or any of its also rows'
+ * (feature.h), into @out. */
+static const char *holders(const struct feature_set *fs,
+			   const struct feature *f, char *out, size_t len)
+{
+	size_t at = (size_t)snprintf(out, len, "%s", f->needs);
+
+	for (size_t k = 0; k < FEATURE_ALSO_MAX && f->also[k]; k++)
+		for (size_t i = 0; i < fs->n && at < len; i++)
+			if (strcmp(fs->f[i].name, f->also[k]) == 0) {
+				at += (size_t)snprintf(out + at, len - at,
+						       ", or %s",
+						       fs->f[i].needs);
+				break;
+			}
+	return out;
+}
+
 void notes_refusal(const struct feature_set *fs, int kernel)
 {
 	const char *hint = platform_hint(kernel);
@@ -21,11 +39,13 @@ void notes_refusal(const struct feature_set *fs, int kernel)
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct feature *f = &fs->f[i];
 
-		if (!f->needed || f->available || f->advisory)
+		char needs[512];
+
+		if (!f->needed || feature_held(fs, f) || f->advisory)
 			continue;
 		say_error("refusing to run: the kernel cannot enforce %s "
 			  "(needs %s; this is %s)",
-			  f->name, f->needs, host);
+			  f->name, holders(fs, f, needs, sizeof(needs)), host);
 	}
 	if (hint)
 		fprintf(stderr, "hint: %s\n", hint);
@@ -43,9 +63,12 @@ void notes_best_effort(const struct feature_set *fs, int kernel)
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct feature *f = &fs->f[i];
 
-		if (!f->needed || f->available || f->advisory)
+		char needs[512];
+
+		if (!f->needed || feature_held(fs, f) || f->advisory)
 			continue;
-		fprintf(stderr, "%s%s (needs %s)", sep, f->name, f->needs);
+		fprintf(stderr, "%s%s (needs %s)", sep, f->name,
+			holders(fs, f, needs, sizeof(needs)));
 		sep = "; ";
 	}
 	fprintf(stderr, " [%s]\n", host);

@@ -83,11 +83,11 @@ static bool can_unshare(int extra)
 static const struct {
 	const char *layer, *name;
 } rows[] = {
-	{ "mount", "metadata of files outside the writable roots" },
+	{ "mount", FEATURE_RO_MOUNTS },
 	{ "mount", "programs mapped from non-exec roots" },
 	{ "mount", "UNIX sockets of processes outside" },
 	{ "mount", "protected paths in writable roots" },
-	{ "pid", "processes outside (/proc, pids)" },
+	{ "pid", FEATURE_PIDNS },
 	{ "pid", "cordon's init: no tracing, environment or fds" },
 	{ "ipc", "SysV IPC of processes outside" },
 	{ "mount", "POSIX shared memory outside (/dev/shm)" },

@@ -75,8 +75,7 @@ void sockgate_features(struct feature_set *s)
 {
 	feature_add(s, (struct feature){
 			       .layer = "broker",
-			       .name = "UNIX socket files bound after the "
-				       "start",
+			       .name = FEATURE_BROKER,
 			       .needs = "seccomp user notification "
 					"(Linux 5.19), and no other "
 					"supervisor's above",

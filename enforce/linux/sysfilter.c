@@ -58,7 +58,7 @@ void sysfilter_features(const struct policy *p, struct feature_set *s)
 	};
 	struct feature f = {
 		.layer = "seccomp",
-		.name = "UDP, raw and other non-TCP sockets",
+		.name = FEATURE_NON_TCP,
 		.needs = "seccomp filters (Linux 3.5)",
 		.needed = p->net != NET_ON,
 		.available = has_seccomp(),

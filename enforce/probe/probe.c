@@ -270,12 +270,31 @@ static int attempt(struct ctx *c, const struct check *k, bool sandboxed,
 	return st < 0 ? -1 : WEXITSTATUS(st);
 }
 
+/* The feature row named @name, or NULL. */
+static const struct feature *feature_named(const struct feature_set *fs,
+					   const char *name)
+{
+	for (size_t i = 0; name && i < fs->n; i++)
+		if (strcmp(fs->f[i].name, name) == 0)
+			return &fs->f[i];
+	return NULL;
+}
+
 static void run_check(struct ctx *c, const struct check *k,
 		      const struct feature_set *fs, struct row *r)
 {
+	const struct feature *f = feature_named(fs, k->feature);
+	const struct feature *by =
+		f && !f->available ? feature_holder(fs, f) : NULL;
+	struct check whole;
 	int twin, res;
 	bool happened;
 
+	if (by) { /* Landlock lacks it here: what holds it is tried */
+		whole = *k;
+		whole.how = PROBE_WHOLE;
+		k = &whole;
+	}
 	*r = (struct row){ .layer = k->layer, .name = k->name };
 	twin = attempt(c, k, false, fs);
 	happened = k->happened(c);
@@ -314,9 +333,14 @@ static void run_check(struct ctx *c, const struct check *k,
 		return;
 	}
 	r->ok = res > 0 && !happened;
-	r->state = r->ok ? "enforced" : "NOT ENFORCED";
+	r->state = r->ok ? (by ? "held" : "enforced") : "NOT ENFORCED";
 	if (res < 0)
 		snprintf(r->why, sizeof(r->why), "the sandbox failed to start");
+	else if (r->ok && by)
+		snprintf(r->why, sizeof(r->why),
+			 "Landlock lacks it; the whole sandbox denied it "
+			 "(%s), no effect outside; works unsandboxed",
+			 strerror(res));
 	else if (r->ok)
 		snprintf(r->why, sizeof(r->why),
 			 "denied (%s), no effect "
@@ -333,16 +357,23 @@ static void feature_rows(const struct feature_set *fs, int abi, struct table *t)
 		const struct feature *f = &fs->f[i];
 		struct row *r = &t->rows[t->n++];
 
+		const struct feature *by = feature_holder(fs, f);
+
 		*r = (struct row){ .layer = f->layer, .name = f->name };
-		r->ok = f->available || !f->needed || f->advisory;
+		r->ok = feature_held(fs, f) || !f->needed || f->advisory;
 		r->state = f->gap	  ? "not contained"
 			   : f->available ? "available"
-			   : f->needed	  ? (f->advisory ? "missing (advisory)"
-							 : "MISSING")
-					  : "not needed";
+			   : !f->needed	  ? "not needed"
+			   : by		  ? "held"
+			   : f->advisory  ? "missing (advisory)"
+					  : "MISSING";
 		if (f->available && strcmp(f->layer, "landlock") == 0)
 			snprintf(r->why, sizeof(r->why), "Landlock ABI %d",
 				 abi);
+		else if (f->needed && by)
+			snprintf(r->why, sizeof(r->why),
+				 "held by the %s layer (%s); Landlock needs %s",
+				 by->layer, by->name, f->needs);
 		else
 			snprintf(r->why, sizeof(r->why), "needs %s", f->needs);
 	}

@@ -348,32 +348,35 @@ static void remove_cmdline(struct ctx *c)
  * and abstract sockets do not exist: Landlock's TCP rule and its
  * abstract-socket scope are tried without it (PROBE_NO_NETNS), and the
  * namespace alone on its own row (PROBE_NETNS_ALONE: Landlock would
- * refuse the connect first).
+ * refuse the connect first).  On a kernel whose Landlock lacks the right,
+ * the guarantee is another layer's (feature.h): the row is tried with
+ * the whole sandbox, and says "held".
  */
 const struct check probe_checks[] = {
 	{ "landlock", "create a file outside the writable roots", try_write_new,
-	  new_exists, remove_new, PROBE_WHOLE, NULL, false },
+	  new_exists, remove_new, PROBE_WHOLE, NULL, false, NULL },
 	{ "landlock", "truncate a file outside the writable roots",
 	  try_truncate, secret_changed, restore_secret, PROBE_WHOLE, NULL,
-	  false },
+	  false, NULL },
 	{ "landlock", "read a file outside the readable roots", try_read,
-	  leaked, remove_leak, PROBE_WHOLE, NULL, false },
+	  leaked, remove_leak, PROBE_WHOLE, NULL, false, NULL },
 	{ "landlock", "execute a program outside the exec roots", try_exec, ran,
-	  remove_ran, PROBE_WHOLE, NULL, false },
+	  remove_ran, PROBE_WHOLE, NULL, false, NULL },
 	{ "landlock", "TCP connect with network off", try_tcp, tcp_contacted,
-	  NULL, PROBE_NO_NETNS, NULL, false },
+	  NULL, PROBE_NO_NETNS, NULL, false, "TCP connect and bind rules" },
 	{ "net", "reach the host's loopback with network off", try_tcp,
-	  tcp_contacted, NULL, PROBE_NETNS_ALONE, NULL, false },
+	  tcp_contacted, NULL, PROBE_NETNS_ALONE, NULL, false, NULL },
 	{ "seccomp", "UDP send with network off", try_udp, udp_contacted, NULL,
-	  PROBE_WHOLE, NULL, false },
+	  PROBE_WHOLE, NULL, false, NULL },
 	{ "landlock", "connect to an abstract UNIX socket outside",
-	  try_abstract, unix_contacted, NULL, PROBE_NO_NETNS, NULL, false },
+	  try_abstract, unix_contacted, NULL, PROBE_NO_NETNS, NULL, false,
+	  "abstract UNIX sockets of processes outside" },
 	{ "landlock", "signal a process outside", try_signal, victim_died,
-	  respawn_victim, PROBE_WHOLE, NULL, false },
+	  respawn_victim, PROBE_WHOLE, NULL, false, NULL },
 	{ "mount", "chmod a file outside the writable roots", try_chmod,
-	  mode_changed, restore_mode, PROBE_WHOLE, NULL, false },
+	  mode_changed, restore_mode, PROBE_WHOLE, NULL, false, NULL },
 	{ "pid", "read a process outside's command line", try_cmdline,
-	  cmdline_leaked, remove_cmdline, PROBE_WHOLE, NULL, false },
+	  cmdline_leaked, remove_cmdline, PROBE_WHOLE, NULL, false, NULL },
 };
 
 const size_t probe_nchecks = sizeof(probe_checks) / sizeof(probe_checks[0]);

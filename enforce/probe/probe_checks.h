@@ -66,6 +66,11 @@ struct check {
 	/* the effect must happen inside too (a grant that works), not be
 	 * kept from happening */
 	bool positive;
+	/* the feature row (its name) a Landlock-alone check proves: where
+	 * this kernel's Landlock lacks it and another layer holds the
+	 * guarantee (feature_held()), the check is made with the whole
+	 * sandbox instead, and its row says what held it */
+	const char *feature;
 };
 
 extern const struct check probe_checks[];

@@ -275,17 +275,17 @@ static void remove_hook(struct ctx *c)
 
 const struct check probe_iso_checks[] = {
 	{ "pid", "read the environment of cordon's init", try_init_environ,
-	  initenv_copied, remove_initenv, PROBE_WHOLE, NULL, false },
+	  initenv_copied, remove_initenv, PROBE_WHOLE, NULL, false, NULL },
 	{ "pid", "take a descriptor of cordon's init", try_init_fds,
-	  initfd_taken, remove_initfd, PROBE_WHOLE, NULL, false },
+	  initfd_taken, remove_initfd, PROBE_WHOLE, NULL, false, NULL },
 	{ "ipc", "write a SysV shared memory segment outside", try_shm,
-	  shm_changed, restore_shm, PROBE_WHOLE, NULL, false },
+	  shm_changed, restore_shm, PROBE_WHOLE, NULL, false, NULL },
 	{ "mount", "write POSIX shared memory outside", try_dev_shm,
-	  dev_shm_changed, restore_dev_shm, PROBE_WHOLE, NULL, false },
+	  dev_shm_changed, restore_dev_shm, PROBE_WHOLE, NULL, false, NULL },
 	{ "mount", "type into another terminal of the user", try_pts, pts_typed,
-	  drain_pts, PROBE_WHOLE, NULL, false },
+	  drain_pts, PROBE_WHOLE, NULL, false, NULL },
 	{ "mount", "plant a git hook in the workspace", try_git_hook,
-	  hook_planted, remove_hook, PROBE_WHOLE, NULL, false },
+	  hook_planted, remove_hook, PROBE_WHOLE, NULL, false, NULL },
 };
 
 const size_t probe_iso_nchecks =

@@ -34,7 +34,7 @@ json_t *probe_mode_json(const struct feature_set *fs, int state)
 	for (size_t i = 0; missing && i < fs->n; i++) {
 		const struct feature *f = &fs->f[i];
 
-		if (f->needed && !f->available && !f->advisory)
+		if (f->needed && !feature_held(fs, f) && !f->advisory)
 			json_array_append_new(
 				missing, json_pack("{s:s, s:s, s:s}", "layer",
 						   f->layer, "feature", f->name,

@@ -95,7 +95,7 @@ static void unbind_late(struct ctx *c)
 
 const struct check probe_unix_checks[] = {
 	{ "broker", "connect to a UNIX socket bound after the start", try_late,
-	  late_contacted, unbind_late, PROBE_WHOLE, bind_late, false },
+	  late_contacted, unbind_late, PROBE_WHOLE, bind_late, false, NULL },
 };
 
 const size_t probe_unix_nchecks =

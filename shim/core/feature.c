@@ -11,12 +11,29 @@ void feature_add(struct feature_set *s, struct feature f)
 		s->f[s->n++] = f;
 }
 
+const struct feature *feature_holder(const struct feature_set *s,
+				     const struct feature *f)
+{
+	for (size_t k = 0; k < FEATURE_ALSO_MAX && f->also[k]; k++)
+		for (size_t i = 0; i < s->n; i++)
+			if (&s->f[i] != f && s->f[i].available &&
+			    strcmp(s->f[i].name, f->also[k]) == 0)
+				return &s->f[i];
+	return NULL;
+}
+
+bool feature_held(const struct feature_set *s, const struct feature *f)
+{
+	return f->available || feature_holder(s, f) != NULL;
+}
+
 size_t feature_missing(const struct feature_set *s)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->n; i++)
-		if (s->f[i].needed && !s->f[i].available && !s->f[i].advisory)
+		if (s->f[i].needed && !s->f[i].advisory &&
+		    !feature_held(s, &s->f[i]))
 			n++;
 	return n;
 }

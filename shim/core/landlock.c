@@ -72,7 +72,8 @@ uint64_t landlock_fs_access(unsigned int rights, int abi, bool is_dir)
 }
 
 static void add(struct feature_set *s, const char *name, const char *needs,
-		bool needed, bool available, bool advisory)
+		bool needed, bool available, bool advisory, const char *also0,
+		const char *also1)
 {
 	feature_add(s, (struct feature){
 			       .layer = "landlock",
@@ -81,30 +82,51 @@ static void add(struct feature_set *s, const char *name, const char *needs,
 			       .needed = needed,
 			       .available = available,
 			       .advisory = advisory,
+			       .also = { also0, also1 },
 		       });
 }
 
+/*
+ * Each right is one mechanism of a guarantee; where the kernel lacks it,
+ * the rows named after it hold the same guarantee for this policy
+ * (feature.h: FEATURE_*; their layers add them):
+ *  - truncation outside the writable roots: every mount but the writable
+ *    roots is read-only in the command's mount namespace (EROFS);
+ *  - TCP with the network off: a network namespace of its own whose
+ *    loopback is down, or, where it cannot be made, a filter that
+ *    refuses every IP socket (sysfilter.c); with ports allowed the
+ *    network is the host's, and only Landlock holds a port;
+ *  - device ioctls: the filesystem rules open no device but the few the
+ *    defaults grant (null, zero, random, the terminal, the command's
+ *    own ptys), and the filter refuses terminal injection;
+ *  - abstract UNIX sockets: the broker performs every connect and send
+ *    to one, and reaches only the command's own (broker_vet.c);
+ *  - signals: processes outside are not in the command's PID namespace.
+ */
 void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 {
 	/* with hosts allowed, the network namespace holds TCP (ns.c) */
 	bool net = p->net != NET_ON && p->net != NET_HOSTS;
 
-	add(s, "filesystem read, write and execute rules",
-	    "Landlock ABI 1 (Linux 5.13)", true, abi >= 1, false);
+	add(s, FEATURE_FS_RULES, "Landlock ABI 1 (Linux 5.13)", true, abi >= 1,
+	    false, NULL, NULL);
 	add(s, "rename and link across directories (REFER)",
-	    "Landlock ABI 2 (Linux 5.19)", true, abi >= 2, true);
+	    "Landlock ABI 2 (Linux 5.19)", true, abi >= 2, true, NULL, NULL);
 	add(s, "truncation of files outside the writable roots",
-	    "Landlock ABI 3 (Linux 6.2)", true, abi >= 3, false);
+	    "Landlock ABI 3 (Linux 6.2)", true, abi >= 3, false,
+	    FEATURE_RO_MOUNTS, NULL);
 	add(s, "TCP connect and bind rules", "Landlock ABI 4 (Linux 6.7)", net,
-	    abi >= 4, false);
+	    abi >= 4, false, p->net == NET_OFF ? FEATURE_NON_TCP : NULL, NULL);
 	add(s, "device ioctls outside the writable roots",
-	    "Landlock ABI 5 (Linux 6.10)", true, abi >= 5, false);
+	    "Landlock ABI 5 (Linux 6.10)", true, abi >= 5, false,
+	    abi >= 1 ? FEATURE_FS_RULES : NULL, NULL);
 	add(s, "abstract UNIX sockets of processes outside",
-	    "Landlock ABI 6 (Linux 6.12)", true, abi >= 6, false);
+	    "Landlock ABI 6 (Linux 6.12)", true, abi >= 6, false,
+	    FEATURE_BROKER, NULL);
 	add(s, "signals to processes outside", "Landlock ABI 6 (Linux 6.12)",
-	    true, abi >= 6, false);
+	    true, abi >= 6, false, FEATURE_PIDNS, NULL);
 	add(s, "kernel audit of the command's denials",
-	    "Landlock ABI 7 (Linux 6.15)", true, abi >= 7, true);
+	    "Landlock ABI 7 (Linux 6.15)", true, abi >= 7, true, NULL, NULL);
 }
 
 static int add_path_rule(int ruleset, const struct root *r, int abi, char *err,

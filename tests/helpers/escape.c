@@ -12,6 +12,7 @@
  *   sethostname NAME          set the hostname
  *   chown PATH UID            change the owner of PATH
  *   write PATH TEXT           open PATH O_WRONLY|O_TRUNC and write TEXT
+ *   truncate PATH             truncate(2) PATH to 0 bytes, by its name
  *   reopen-write PATH TEXT    open PATH O_PATH, then reopen it for writing
  *                             through /proc/self/fd/N and write TEXT
  *   by-handle PATH            open PATH through name_to_handle_at and
@@ -222,6 +223,8 @@ int main(int argc, char **argv)
 			fd < 0 ? -1
 			       : syscall(SYS_write, fd, v[1], strlen(v[1])));
 	}
+	if (!strcmp(a, "truncate") && n == 1)
+		return done(syscall(SYS_truncate, v[0], 0));
 	if (!strcmp(a, "reopen-write") && n == 2)
 		return reopen_write(v[0], v[1]);
 	if (!strcmp(a, "by-handle") && n == 1)

@@ -108,7 +108,7 @@ assert (d["missing"] == []) == (sys.argv[2] == "full"), d' \
 test_probe_mode_answers() {
 	cordon probe --json --mode ci
 	probe_mode_is full 0
-	"$HELPERS/fakeabi" 3 -- "$CORDON" probe --json --mode ci \
+	"$HELPERS/fakeabi" 3 -- "$CORDON" probe --json --mode ci --connect 443 \
 		> "$T/stdout" 2> "$T/stderr"
 	status=$?
 	probe_mode_is partial 1
