@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define FEATURE_MAX 32
+#define FEATURE_MAX	 32
 #define FEATURE_ALSO_MAX 2
 
 /* The rows that other layers add, named where a Landlock row says it is
