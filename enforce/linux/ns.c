@@ -94,6 +94,39 @@ static const struct {
 	{ "mount", "terminals outside (/dev/pts)" },
 };
 
+/* The first line of /proc/sys/@name is "0" (@want '0') or "1". */
+static bool sysctl_is(const char *name, char want)
+{
+	char path[128], c = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/sys/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c == want;
+}
+
+/* What brings the namespaces to a user, and why this host has them not
+ * when a switch says so: a sysctl, or Ubuntu's AppArmor restriction. */
+static const char *userns_needs(void)
+{
+	if (sysctl_is("user/max_user_namespaces", '0'))
+		return "unprivileged user namespaces (off here: the sysctl "
+		       "user.max_user_namespaces is 0)";
+	if (sysctl_is("kernel/unprivileged_userns_clone", '0'))
+		return "unprivileged user namespaces (off here: the sysctl "
+		       "kernel.unprivileged_userns_clone is 0)";
+	if (sysctl_is("kernel/apparmor_restrict_unprivileged_userns", '1'))
+		return "unprivileged user namespaces (restricted here by "
+		       "AppArmor: kernel.apparmor_restrict_unprivileged_userns "
+		       "is 1)";
+	return "unprivileged user namespaces";
+}
+
 /* ns_features() without a trial: the real namespaces are the trial
  * (ns_refused()). */
 static bool deferred;
@@ -101,6 +134,7 @@ static bool deferred;
 void ns_features(const struct policy *p, struct feature_set *s, bool trial)
 {
 	bool ok = !trial || can_unshare(0);
+	const char *needs = geteuid() == 0 ? NULL : userns_needs();
 
 	/* with hosts allowed, a network namespace too, tried then only
 	 * (without a trial, pid 1's refuses: ns_enter()) */
@@ -116,8 +150,7 @@ void ns_features(const struct policy *p, struct feature_set *s, bool trial)
 				       .needs = geteuid() == 0
 							? "mount, PID and IPC "
 							  "namespaces"
-							: "unprivileged user "
-							  "namespaces",
+							: needs,
 				       .needed = true,
 				       .available = ok,
 			       });
