@@ -4,16 +4,24 @@
  * `cordon --best-effort --` and bare, its twin.
  *
  *   contain abi                     the kernel's Landlock ABI, or "none"
- *   contain RAN OUTSIDE SECRET COPY
+ *   contain RAN OUTSIDE SECRET COPY [VICTIM PORT PID]
  *
  * Creates RAN (in the workspace: proof that it ran, so a verdict counts),
  * creates OUTSIDE (a file outside the workspace) and copies SECRET (a
- * file under $HOME's .ssh) into COPY (in the workspace).  Says what each
- * step did; the verdict is guest.sh's, from outside, after it exits:
- * OUTSIDE must not exist, COPY must not hold the secret.  Exit 0 when
- * both steps worked, 1 otherwise, 2 on usage.
+ * file under $HOME's .ssh) into COPY (in the workspace); then truncates
+ * VICTIM (a file outside the writable roots) by its name, connects to
+ * 127.0.0.1:PORT (a TCP listener outside) and sends PID (a process
+ * outside) SIGTERM.  Says what each step did; the verdict is guest.sh's,
+ * from outside, after it exits: OUTSIDE must not exist, COPY must not
+ * hold the secret, VICTIM must keep its bytes, the listener must have
+ * seen no connection, PID must live.  Exit 0 when every step worked,
+ * 1 otherwise, 2 on usage.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
@@ -57,8 +65,9 @@ int main(int argc, char **argv)
 			printf("%ld\n", abi);
 		return 0;
 	}
-	if (argc != 5) {
-		fprintf(stderr, "usage: contain RAN OUTSIDE SECRET COPY\n");
+	if (argc != 5 && argc != 8) {
+		fprintf(stderr, "usage: contain RAN OUTSIDE SECRET COPY "
+				"[VICTIM PORT PID]\n");
 		return 2;
 	}
 	argv++;
@@ -71,5 +80,23 @@ int main(int argc, char **argv)
 	}
 	if (say("read", argv[2], n >= 0))
 		copied = say("copy", argv[3], put(argv[3], buf, (size_t)n));
+	if (argc == 8) {
+		struct sockaddr_in sin = { .sin_family = AF_INET,
+					   .sin_port = htons((uint16_t)atoi(argv[5])),
+					   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+		int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int truncated, connected, signalled;
+
+		truncated = say("truncate", argv[4],
+				syscall(SYS_truncate, argv[4], 0) == 0);
+		connected = say("connect", argv[5],
+				s >= 0 && connect(s, (struct sockaddr *)&sin,
+						  sizeof(sin)) == 0);
+		signalled = say("kill", argv[6],
+				syscall(SYS_kill, atoi(argv[6]), SIGTERM) == 0);
+		return wrote && copied && truncated && connected && signalled
+			       ? 0
+			       : 1;
+	}
 	return wrote && copied ? 0 : 1;
 }

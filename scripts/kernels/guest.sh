@@ -13,8 +13,10 @@
 # (cordon --best-effort -- true), build (cordon -- cc, a hello world in
 # the workspace), contain (contain.c under
 # cordon --best-effort: a file written outside the workspace, a secret
-# under ~/.ssh copied into it; checked here, from outside, after cordon
-# exits, and the same run bare, its twin, which must do both).
+# under ~/.ssh copied into it, a file outside truncated by name, a TCP
+# listener outside reached, a process outside signalled; checked here,
+# from outside, after cordon exits, and the same run bare, its twin,
+# which must do all).
 #
 #   guest.sh --tests BUILD     (as each user) run the tests
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -30,6 +32,44 @@ result() {
 	st=$?
 	echo "@@RESULT user=$who test=$t status=$st"
 	printf '%s\n' "$out" | head -n 80 | sed "s/^/@@OUT $t: /"
+}
+
+# The things outside that contain attacks: $victim (a file outside the
+# writable roots, "keep"), a TCP listener on the guest's loopback that
+# counts its connections into $count ($port), a process ($sleeper).
+setup_outside() {
+	echo keep >"$victim"
+	count=$HOME/kmatrix-count
+	rm -f "$count" "$count.port"
+	python3 -c '
+import socket, sys, os
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8); s.settimeout(120)
+open(sys.argv[1] + ".port", "w").write(str(s.getsockname()[1]))
+n = 0
+open(sys.argv[1], "w").write("0")
+while True:
+    try:
+        c, _ = s.accept()
+    except OSError:
+        break
+    n += 1; c.close()
+    open(sys.argv[1] + ".tmp", "w").write(str(n)); os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+' "$count" &
+	listener=$!
+	i=0
+	while [ ! -s "$count.port" ] && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	port=$(cat "$count.port" 2>/dev/null || echo 1)
+	sleep 120 &
+	sleeper=$!
+}
+
+teardown_outside() {
+	kill "$listener" "$sleeper" 2>/dev/null
+	wait "$listener" "$sleeper" 2>/dev/null
+	rm -f "$count.port"
 }
 
 tests() {
@@ -61,12 +101,21 @@ tests() {
 	rm -f hello hello.c
 
 	# The helper is outside the default exec roots: only that is granted.
+	# Besides the write and the secret: a file outside the writable roots
+	# truncated by name, a TCP listener outside, a process outside.
+	victim=$HOME/kmatrix-victim
+	setup_outside
 	out=$(timeout 300 "$cordon" --best-effort --exec "$b/kernels" -- \
-		"$b/kernels/contain" "$ran" "$outside" "$secret" "$copy" 2>&1 </dev/null)
+		"$b/kernels/contain" "$ran" "$outside" "$secret" "$copy" \
+		"$victim" "$port" "$sleeper" 2>&1 </dev/null)
 	st=$?
 	got=""
 	[ -e "$outside" ] && got="$got wrote-outside"
 	cmp -s "$secret" "$copy" && got="$got copied-secret"
+	[ "$(cat "$victim" 2>/dev/null)" = keep ] || got="$got truncated"
+	[ "$(cat "$count" 2>/dev/null)" = 0 ] || got="$got connected"
+	kill -0 "$sleeper" 2>/dev/null || got="$got signalled"
+	teardown_outside
 	if [ -n "$got" ]; then
 		verdict="BREACHED:$(echo $got | tr ' ' ,)"
 	elif [ "$st" -eq 125 ]; then
@@ -77,13 +126,19 @@ tests() {
 		verdict=held
 	fi
 	rm -f "$outside" "$copy" "$ran"
-	twin_out=$("$b/kernels/contain" "$ran" "$outside" "$secret" "$copy" 2>&1)
-	if [ -e "$ran" ] && [ -e "$outside" ] && cmp -s "$secret" "$copy"; then
+	setup_outside
+	twin_out=$("$b/kernels/contain" "$ran" "$outside" "$secret" "$copy" \
+		"$victim" "$port" "$sleeper" 2>&1)
+	sleep 1
+	if [ -e "$ran" ] && [ -e "$outside" ] && cmp -s "$secret" "$copy" &&
+		[ ! -s "$victim" ] && [ "$(cat "$count")" = 1 ] &&
+		! kill -0 "$sleeper" 2>/dev/null; then
 		twin=ok
 	else
 		twin=FAILED
 	fi
-	rm -rf "$ws" "$outside"
+	teardown_outside
+	rm -rf "$ws" "$outside" "$victim"
 	echo "@@RESULT user=$who test=contain status=$st verdict=$verdict twin=$twin"
 	printf '%s\n' "$out" | head -n 12 | sed "s/^/@@OUT contain: /"
 	printf '%s\n' "$twin_out" | sed "s/^/@@OUT contain-twin: /"
