@@ -1,12 +1,28 @@
 /*
- * cli_check.c - what each subcommand takes, once cli.c has parsed the
- * words: the options that go with it alone, the command it needs or
- * refuses.  Every refusal is one line that says what was expected.
+ * cli_check.c - what each subcommand takes, once cli_parse.c has parsed
+ * the words: the options that go with it alone, the command it needs or
+ * refuses.  Every refusal is one line that says what was expected
+ * (cli_fail(), which the parser's refusals use too).
  */
+#include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "enforce/base/base.h"
 #include "enforce/cli/cli.h"
+
+int cli_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	say_oneline(err);
+	return -EINVAL;
+}
 
 int cli_check(struct cli *c, int argc, char **argv, int optind, char *err,
 	      size_t errlen)

@@ -163,7 +163,8 @@ int hostgate_serve(int listen_fd, const struct policy *p,
 	int ret = rules && g ? 0 : -ENOMEM;
 
 	for (size_t i = 0; !ret && i < p->nhosts; i++)
-		ret = proxy_rule_parse(p->hosts[i], &rules[i]); /* cli.c's */
+		ret = proxy_rule_parse(p->hosts[i],
+				       &rules[i]); /* cli_parse.c's */
 	if (ret) {
 		close(listen_fd);
 		free(rules);

@@ -78,7 +78,7 @@ static struct tally_target *target_of(struct tally_group *g, json_t *record,
 	return tg;
 }
 
-/* The rights a flag grants (cli.c): --write and --exec read too, and
+/* The rights a flag grants (cli_parse.c): --write and --exec read too, and
  * --write lets the sockets beneath be connected to (policy.c). */
 static unsigned int flag_rights(unsigned int need)
 {
@@ -157,7 +157,7 @@ static int path_option(struct tally *t, json_t *record)
 	return option_add(t, &o);
 }
 
-/* "with --allow-host HOST[:PORT]": the host checked as cli.c checks the
+/* "with --allow-host HOST[:PORT]": the host checked as cli_parse.c checks the
  * flag, and quoted for the shell where it holds a glob's characters
  * ("*.example.com", "[::1]:8080"). */
 static int host_option(struct tally *t, const char *spec)

@@ -1,4 +1,4 @@
-/* Unit tests of the command-line parser (enforce/cli/cli.c). */
+/* Unit tests of the command-line parser (enforce/cli/cli_parse.c). */
 #include <criterion/criterion.h>
 #include <errno.h>
 

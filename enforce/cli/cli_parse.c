@@ -1,5 +1,5 @@
 /*
- * cli.c - parse cordon's command line into a request.
+ * cli_parse.c - parse cordon's command line into a request.
  *
  * Parsing only: paths are recorded as written (expanded and checked by
  * roots.c), nothing touches the filesystem or the environment.  Every
@@ -75,17 +75,6 @@ static const struct option options[] = {
 	{ "cwd", required_argument, NULL, OPT_CWD },
 	{ NULL, 0, NULL, 0 },
 };
-
-int cli_fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	say_oneline(err);
-	return -EINVAL;
-}
 
 static int parse_mode(const char *s, enum cli_mode *mode)
 {
