@@ -19,14 +19,13 @@ static const char *holders(const struct feature_set *fs,
 {
 	size_t at = (size_t)snprintf(out, len, "%s", f->needs);
 
-	for (size_t k = 0; k < FEATURE_ALSO_MAX && f->also[k]; k++)
-		for (size_t i = 0; i < fs->n && at < len; i++)
-			if (strcmp(fs->f[i].name, f->also[k]) == 0) {
-				at += (size_t)snprintf(out + at, len - at,
-						       ", or %s",
-						       fs->f[i].needs);
-				break;
-			}
+	for (size_t k = 0; k < FEATURE_ALSO_MAX && f->also[k]; k++) {
+		const struct feature *by = feature_find(fs, f->also[k]);
+
+		if (by && at < len)
+			at += (size_t)snprintf(out + at, len - at, ", or %s",
+					       by->needs);
+	}
 	return out;
 }
 

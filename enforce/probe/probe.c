@@ -270,20 +270,10 @@ static int attempt(struct ctx *c, const struct check *k, bool sandboxed,
 	return st < 0 ? -1 : WEXITSTATUS(st);
 }
 
-/* The feature row named @name, or NULL. */
-static const struct feature *feature_named(const struct feature_set *fs,
-					   const char *name)
-{
-	for (size_t i = 0; name && i < fs->n; i++)
-		if (strcmp(fs->f[i].name, name) == 0)
-			return &fs->f[i];
-	return NULL;
-}
-
 static void run_check(struct ctx *c, const struct check *k,
 		      const struct feature_set *fs, struct row *r)
 {
-	const struct feature *f = feature_named(fs, k->feature);
+	const struct feature *f = feature_find(fs, k->feature);
 	const struct feature *by =
 		f && !f->available ? feature_holder(fs, f) : NULL;
 	struct check whole;

@@ -11,14 +11,24 @@ void feature_add(struct feature_set *s, struct feature f)
 		s->f[s->n++] = f;
 }
 
+const struct feature *feature_find(const struct feature_set *s,
+				   const char *name)
+{
+	for (size_t i = 0; name && i < s->n; i++)
+		if (strcmp(s->f[i].name, name) == 0)
+			return &s->f[i];
+	return NULL;
+}
+
 const struct feature *feature_holder(const struct feature_set *s,
 				     const struct feature *f)
 {
-	for (size_t k = 0; k < FEATURE_ALSO_MAX && f->also[k]; k++)
-		for (size_t i = 0; i < s->n; i++)
-			if (&s->f[i] != f && s->f[i].available &&
-			    strcmp(s->f[i].name, f->also[k]) == 0)
-				return &s->f[i];
+	for (size_t k = 0; k < FEATURE_ALSO_MAX && f->also[k]; k++) {
+		const struct feature *by = feature_find(s, f->also[k]);
+
+		if (by && by != f && by->available)
+			return by;
+	}
 	return NULL;
 }
 

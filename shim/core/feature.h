@@ -52,6 +52,10 @@ void feature_add(struct feature_set *s, struct feature f);
 /* True when every feature of @layer is available. */
 bool feature_layer_ok(const struct feature_set *s, const char *layer);
 
+/* The row named @name (NULL: none), or NULL. */
+const struct feature *feature_find(const struct feature_set *s,
+				   const char *name);
+
 /* Is the guarantee of @f held on this kernel: @f available, or one of
  * its also rows (another mechanism) available? */
 bool feature_held(const struct feature_set *s, const struct feature *f);
