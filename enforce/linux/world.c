@@ -45,6 +45,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "enforce/linux/linux.h"
 #include "enforce/linux/world.h"
 #include "shim/core/path.h"
 
@@ -213,6 +214,59 @@ static bool inside_any(const char *path, const char *const *paths, size_t n)
 	return false;
 }
 
+/* Is @r the default /dev, which the world makes of its own? */
+static bool default_dev(const struct root *r)
+{
+	return r->origin == ORIGIN_DEFAULT && strcmp(r->path, "/dev") == 0;
+}
+
+/*
+ * The default /dev: a tmpfs of the world's, where the roots below /dev
+ * (the harmless devices, the terminal, /dev/pts, /dev/shm: the policy's
+ * own) are bound one by one and the links to /proc/self/fd made, as
+ * bubblewrap's --dev.  No disk, no other device of the host is there,
+ * whatever the command's uid may open: Landlock's rules (which let /dev
+ * be read) and the world agree on the devices written to, and the world
+ * alone keeps a root user's command from reading a raw disk.  The name
+ * of the controlling terminal (DEVICES_CONSOLE) is a file here that
+ * devices.c binds the terminal over.
+ */
+static int make_dev(void)
+{
+	static const char *const links[][2] = {
+		{ "/proc/self/fd", NEW "/dev/fd" },
+		{ "/proc/self/fd/0", NEW "/dev/stdin" },
+		{ "/proc/self/fd/1", NEW "/dev/stdout" },
+		{ "/proc/self/fd/2", NEW "/dev/stderr" },
+	};
+
+	if (make_dirs("/dev", true) < 0 ||
+	    mount("tmpfs", NEW "/dev", "tmpfs", MS_NOSUID | MS_NOEXEC,
+		  "mode=0755") < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		if (symlink(links[i][0], links[i][1]) < 0)
+			return -1;
+	return 0;
+}
+
+/* An empty file at @path in the world, for something to be bound over
+ * it later. */
+static int make_file(const char *path)
+{
+	char mine[PATH_BUF];
+	int fd;
+
+	if (snprintf(mine, sizeof(mine), NEW "%s", path) >= (int)sizeof(mine))
+		return errno = ENAMETOOLONG, -1;
+	if (make_dirs(path, false) < 0)
+		return -1;
+	fd = open(mine, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	return close(fd);
+}
+
 static int build(const struct policy *p, const char *keep, const char *cwd,
 		 const char **step)
 {
@@ -223,10 +277,17 @@ static int build(const struct policy *p, const char *keep, const char *cwd,
 	world_cwd = cwd[0] == '/' ? cwd : NULL;
 	world_keep = keep && keep[0] == '/' ? keep : NULL;
 
-	for (size_t i = 0; i < p->nroots; i++)
-		if (p->roots[i].rights &&
-		    !path_is_within(p->roots[i].path, "/proc"))
-			paths[n++] = p->roots[i].path;
+	*step = "make the world's /dev";
+	for (size_t i = 0; i < p->nroots; i++) {
+		const struct root *r = &p->roots[i];
+
+		if (!r->rights || path_is_within(r->path, "/proc"))
+			continue;
+		if (default_dev(r) && make_dev() < 0)
+			return -1;
+		if (!default_dev(r))
+			paths[n++] = r->path;
+	}
 	if (keep && keep[0] == '/')
 		paths[n++] = keep;
 	qsort(paths, n, sizeof(paths[0]), by_length);
@@ -235,8 +296,13 @@ static int build(const struct policy *p, const char *keep, const char *cwd,
 		if (inside_any(paths[i], paths, i))
 			continue;
 		*step = paths[i];
-		if (bind_in(paths[i]) < 0)
+		/* the terminal's name: devices.c binds the terminal there */
+		if (strcmp(paths[i], DEVICES_CONSOLE) == 0) {
+			if (make_file(paths[i]) < 0)
+				return -1;
+		} else if (bind_in(paths[i]) < 0) {
 			return -1;
+		}
 	}
 	*step = "make the world's mount points";
 	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++)
