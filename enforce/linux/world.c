@@ -327,8 +327,8 @@ int world_enter(const struct policy *p, const char *keep, const char *cwd,
 		  "mode=0755") < 0)
 		return -1;
 	*step = "enter the world's staging root";
-	if (chdir(STAGE) < 0 ||
-	    syscall(SYS_pivot_root, STAGE, STAGE OLD) < 0 || chdir("/") < 0)
+	if (chdir(STAGE) < 0 || syscall(SYS_pivot_root, STAGE, STAGE OLD) < 0 ||
+	    chdir("/") < 0)
 		return -1;
 	if (build(p, keep, cwd, step) < 0)
 		return -1;
