@@ -47,6 +47,7 @@
 
 #include "enforce/linux/linux.h"
 #include "enforce/linux/world.h"
+#include "shim/core/landlock.h"
 #include "shim/core/path.h"
 
 #define STAGE "/tmp"
@@ -66,6 +67,7 @@ static bool there(const char *path)
  * the mount points. */
 static const struct policy *world_p;
 static const char *world_cwd, *world_keep;
+static bool world_stand_ins; /* the host's tree is not there */
 static const char *const points[] = { "/proc", "/dev", "/run" };
 
 static bool wanted(const char *path)
@@ -154,7 +156,7 @@ static int make_dirs(const char *path, bool self)
 		if (mine[i] == '\0' && !self)
 			break;
 		mine[i] = '\0';
-		if (mkdir(mine, 0755) == 0)
+		if (mkdir(mine, 0755) == 0 && world_stand_ins)
 			stand_in(mine + base);
 		else if (errno != EEXIST)
 			return -1;
@@ -268,30 +270,37 @@ static int make_file(const char *path)
 }
 
 static int build(const struct policy *p, const char *keep, const char *cwd,
-		 const char **step)
+		 bool whole, const char **step)
 {
 	static const char *paths[POLICY_MAX_ROOTS + 1];
+	bool dev = false;
 	size_t n = 0;
 
 	world_p = p;
 	world_cwd = cwd[0] == '/' ? cwd : NULL;
 	world_keep = keep && keep[0] == '/' ? keep : NULL;
-
-	*step = "make the world's /dev";
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
 		if (!r->rights || path_is_within(r->path, "/proc"))
 			continue;
-		if (default_dev(r) && make_dev() < 0)
-			return -1;
-		if (!default_dev(r))
+		if (default_dev(r))
+			dev = true;
+		else if (!whole || path_is_within(r->path, "/dev"))
 			paths[n++] = r->path;
 	}
-	if (keep && keep[0] == '/')
+	if (world_keep && !whole)
 		paths[n++] = keep;
 	qsort(paths, n, sizeof(paths[0]), by_length);
-	stand_in("/");
+	*step = "make the world's root";
+	world_stand_ins = !whole;
+	if (whole && mount(OLD, NEW, NULL, MS_BIND | MS_REC, NULL) < 0)
+		return -1;
+	if (!whole)
+		stand_in("/");
+	*step = "make the world's /dev";
+	if (dev && make_dev() < 0)
+		return -1;
 	for (size_t i = 0; i < n; i++) {
 		if (inside_any(paths[i], paths, i))
 			continue;
@@ -304,6 +313,8 @@ static int build(const struct policy *p, const char *keep, const char *cwd,
 			return -1;
 		}
 	}
+	if (whole)
+		return 0;
 	*step = "make the world's mount points";
 	for (size_t i = 0; i < sizeof(points) / sizeof(points[0]); i++)
 		if (!inside_any(points[i], paths, n) &&
@@ -330,7 +341,10 @@ int world_enter(const struct policy *p, const char *keep, const char *cwd,
 	if (chdir(STAGE) < 0 || syscall(SYS_pivot_root, STAGE, STAGE OLD) < 0 ||
 	    chdir("/") < 0)
 		return -1;
-	if (build(p, keep, cwd, step) < 0)
+	/* Where Landlock holds the reads, the host's tree stays: names and
+	 * stat as bare (Landlock checks no stat), so the shim finds how far
+	 * a refused path exists and names the narrowest grant. */
+	if (build(p, keep, cwd, landlock_abi() >= 1, step) < 0)
 		return -1;
 	/* A /proc of the new PID namespace, mounted while the host's is
 	 * still in this mount namespace: a user namespace may mount a proc
