@@ -50,11 +50,12 @@ static const char *by(const struct feature_set *s, const char *name)
 	const char *words[GUARANTEE_BY_MAX];
 	size_t n = guarantee_holders(s, g(s, name), words, GUARANTEE_BY_MAX);
 
+	size_t len = 0;
+
 	out[0] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		strcat(out, i ? ", " : "");
-		strcat(out, words[i]);
-	}
+	for (size_t i = 0; i < n && len < sizeof(out); i++)
+		len += (size_t)snprintf(out + len, sizeof(out) - len, "%s%s",
+					i ? ", " : "", words[i]);
 	return out;
 }
 
@@ -64,12 +65,14 @@ static const char *unheld(const struct feature_set *s)
 {
 	static char out[2048];
 
+	size_t len = 0;
+
 	out[0] = '\0';
-	for (size_t i = 0; i < s->ng; i++)
-		if (guarantee_missing(s, &s->g[i])) {
-			strcat(out, out[0] ? "; " : "");
-			strcat(out, s->g[i].name);
-		}
+	for (size_t i = 0; i < s->ng && len < sizeof(out); i++)
+		if (guarantee_missing(s, &s->g[i]))
+			len += (size_t)snprintf(out + len, sizeof(out) - len,
+						"%s%s", len ? "; " : "",
+						s->g[i].name);
 	return out;
 }
 
