@@ -56,7 +56,69 @@ static uint64_t fs_handled(int abi)
 	return all;
 }
 
-uint64_t landlock_fs_access(unsigned int rights, int abi, bool is_dir)
+/*
+ * What a ruleset may handle here: the rights of the ABI the kernel
+ * claims, less any it refuses.  A kernel may claim an ABI and lack one
+ * of its rights (a distribution's kernel with a backport, without a
+ * scope): each right past ABI 1 is tried alone, a ruleset handling it
+ * made and closed, or refused (EINVAL).
+ */
+struct ll_have {
+	uint64_t fs, net, scoped;
+};
+
+static struct ll_have promised(int abi)
+{
+	return (struct ll_have){
+		.fs = abi >= 1 ? fs_handled(abi) : 0,
+		.net = abi >= 4 ? LL_NET_BIND_TCP | LL_NET_CONNECT_TCP : 0,
+		.scoped = abi >= 6 ? LL_SCOPE_ABSTRACT_UNIX_SOCKET |
+					     LL_SCOPE_SIGNAL
+				   : 0,
+	};
+}
+
+static bool takes(uint64_t fs, uint64_t net, uint64_t scoped)
+{
+	struct ll_ruleset_attr a = {
+		.handled_access_fs = fs,
+		.handled_access_net = net,
+		.scoped = scoped,
+	};
+	/* as small as the right asks: an older kernel takes no more */
+	size_t size = scoped ? sizeof(a)
+		      : net  ? 2 * sizeof(uint64_t)
+			     : sizeof(uint64_t);
+	long fd = ll_create(&a, size, 0);
+
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+/* Keep in @set the bits that takes() takes, each alone. */
+static uint64_t tried(uint64_t set, uint64_t skip, int which)
+{
+	for (uint64_t bit = 1; bit && bit <= set; bit <<= 1)
+		if ((set & bit) && !(skip & bit) &&
+		    !takes(which == 0 ? bit : 0, which == 1 ? bit : 0,
+			   which == 2 ? bit : 0))
+			set &= ~bit;
+	return set;
+}
+
+static struct ll_have tested(int abi)
+{
+	struct ll_have h = promised(abi);
+
+	h.fs = tried(h.fs, fs_handled(1), 0);
+	h.net = tried(h.net, 0, 1);
+	h.scoped = tried(h.scoped, 0, 2);
+	return h;
+}
+
+static uint64_t fs_access(unsigned int rights, uint64_t handled, bool is_dir)
 {
 	uint64_t a = 0;
 
@@ -68,7 +130,12 @@ uint64_t landlock_fs_access(unsigned int rights, int abi, bool is_dir)
 		a |= LL_FS_EXECUTE;
 	if (!is_dir)
 		a &= FS_FILE;
-	return a & fs_handled(abi);
+	return a & handled;
+}
+
+uint64_t landlock_fs_access(unsigned int rights, int abi, bool is_dir)
+{
+	return fs_access(rights, fs_handled(abi), is_dir);
 }
 
 static void add(struct feature_set *s, const char *name, const char *needs,
@@ -95,28 +162,39 @@ void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 {
 	/* with hosts allowed, the network namespace holds TCP (ns.c) */
 	bool net = p->net != NET_ON && p->net != NET_HOSTS;
+	const uint64_t tcp = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+	struct ll_have h = tested(abi);
 
+#define LACKS " (this kernel claims its ABI without it)"
+#define NEEDS(n, linux, have)                                                  \
+	(abi >= (n) && !(have) ? "Landlock ABI " #n " (Linux " linux ")" LACKS \
+			       : "Landlock ABI " #n " (Linux " linux ")")
 	add(s, FEATURE_FS_RULES, "Landlock ABI 1 (Linux 5.13)", true, abi >= 1,
 	    false);
 	add(s, FEATURE_PTRACE, "Landlock ABI 1 (Linux 5.13)", true, abi >= 1,
 	    false);
 	add(s, "rename and link across directories (REFER)",
-	    "Landlock ABI 2 (Linux 5.19)", true, abi >= 2, true);
-	add(s, FEATURE_TRUNCATE, "Landlock ABI 3 (Linux 6.2)", true, abi >= 3,
-	    false);
-	add(s, FEATURE_TCP, "Landlock ABI 4 (Linux 6.7)", net, abi >= 4, false);
-	add(s, FEATURE_IOCTL, "Landlock ABI 5 (Linux 6.10)", true, abi >= 5,
-	    false);
-	add(s, FEATURE_ABSTRACT, "Landlock ABI 6 (Linux 6.12)", true, abi >= 6,
-	    false);
-	add(s, FEATURE_SIGNALS, "Landlock ABI 6 (Linux 6.12)", true, abi >= 6,
-	    false);
+	    NEEDS(2, "5.19", h.fs & LL_FS_REFER), true,
+	    (h.fs & LL_FS_REFER) != 0, true);
+	add(s, FEATURE_TRUNCATE, NEEDS(3, "6.2", h.fs & LL_FS_TRUNCATE), true,
+	    (h.fs & LL_FS_TRUNCATE) != 0, false);
+	add(s, FEATURE_TCP, NEEDS(4, "6.7", (h.net & tcp) == tcp), net,
+	    (h.net & tcp) == tcp, false);
+	add(s, FEATURE_IOCTL, NEEDS(5, "6.10", h.fs & LL_FS_IOCTL_DEV), true,
+	    (h.fs & LL_FS_IOCTL_DEV) != 0, false);
+	add(s, FEATURE_ABSTRACT,
+	    NEEDS(6, "6.12", h.scoped & LL_SCOPE_ABSTRACT_UNIX_SOCKET), true,
+	    (h.scoped & LL_SCOPE_ABSTRACT_UNIX_SOCKET) != 0, false);
+	add(s, FEATURE_SIGNALS, NEEDS(6, "6.12", h.scoped & LL_SCOPE_SIGNAL),
+	    true, (h.scoped & LL_SCOPE_SIGNAL) != 0, false);
+#undef NEEDS
+#undef LACKS
 	add(s, "kernel audit of the command's denials",
 	    "Landlock ABI 7 (Linux 6.15)", true, abi >= 7, true);
 }
 
-static int add_path_rule(int ruleset, const struct root *r, int abi, char *err,
-			 size_t errlen)
+static int add_path_rule(int ruleset, const struct root *r, uint64_t fs,
+			 char *err, size_t errlen)
 {
 	struct ll_path_beneath_attr attr;
 	struct stat st;
@@ -136,8 +214,7 @@ static int add_path_rule(int ruleset, const struct root *r, int abi, char *err,
 		goto out;
 	}
 	attr.parent_fd = fd;
-	attr.allowed_access =
-		landlock_fs_access(r->rights, abi, S_ISDIR(st.st_mode));
+	attr.allowed_access = fs_access(r->rights, fs, S_ISDIR(st.st_mode));
 	if (!attr.allowed_access)
 		goto out;
 	if (syscall(__NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH,
@@ -173,8 +250,8 @@ static int add_port_rules(int ruleset, const uint16_t *ports, size_t n,
 	return 0;
 }
 
-static int add_rules(int ruleset, const struct policy *p, int abi, char *err,
-		     size_t errlen)
+static int add_rules(int ruleset, const struct policy *p,
+		     const struct ll_have *h, char *err, size_t errlen)
 {
 	int ret;
 
@@ -186,11 +263,11 @@ static int add_rules(int ruleset, const struct policy *p, int abi, char *err,
 		if (p->roots[i].origin == ORIGIN_PROTECTED ||
 		    !p->roots[i].rights)
 			continue;
-		ret = add_path_rule(ruleset, &p->roots[i], abi, err, errlen);
+		ret = add_path_rule(ruleset, &p->roots[i], h->fs, err, errlen);
 		if (ret)
 			return ret;
 	}
-	if (p->net != NET_PORTS || abi < 4)
+	if (p->net != NET_PORTS || !h->net)
 		return 0;
 	ret = add_port_rules(ruleset, p->connect_ports, p->nconnect,
 			     LL_NET_CONNECT_TCP, err, errlen);
@@ -200,41 +277,48 @@ static int add_rules(int ruleset, const struct policy *p, int abi, char *err,
 			      err, errlen);
 }
 
-static struct ll_ruleset_attr ruleset_attr(const struct policy *p, int abi,
-					   size_t *size)
+static struct ll_ruleset_attr
+ruleset_attr(const struct policy *p, const struct ll_have *h, size_t *size)
 {
-	struct ll_ruleset_attr attr = { .handled_access_fs = fs_handled(abi) };
+	struct ll_ruleset_attr attr = { .handled_access_fs = h->fs };
 
 	*size = sizeof(uint64_t);
-	if (abi >= 4) {
+	if (h->net) {
 		*size = 2 * sizeof(uint64_t);
 		if (p->net != NET_ON && p->net != NET_HOSTS)
-			attr.handled_access_net =
-				LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+			attr.handled_access_net = h->net;
 	}
-	if (abi >= 6) {
+	if (h->scoped) {
 		*size = sizeof(attr);
-		attr.scoped = LL_SCOPE_ABSTRACT_UNIX_SOCKET | LL_SCOPE_SIGNAL;
+		attr.scoped = h->scoped;
 	}
 	return attr;
 }
 
 int landlock_apply(const struct policy *p, int abi, char *err, size_t errlen)
 {
+	struct ll_have h = promised(abi);
 	struct ll_ruleset_attr attr;
 	uint32_t flags = abi >= 7 ? LL_RESTRICT_LOG_NEW_EXEC_ON : 0;
 	size_t size;
 	int ruleset, ret;
 
-	attr = ruleset_attr(p, abi, &size);
+	attr = ruleset_attr(p, &h, &size);
 	ruleset = (int)ll_create(&attr, size, 0);
+	if (ruleset < 0 && (errno == EINVAL || errno == E2BIG)) {
+		/* a right the ABI promises and the kernel lacks: the
+		 * rights it takes (its rows said what holds the rest) */
+		h = tested(abi);
+		attr = ruleset_attr(p, &h, &size);
+		ruleset = (int)ll_create(&attr, size, 0);
+	}
 	if (ruleset < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot create a Landlock ruleset: %s",
 			 strerror(errno));
 		return ret;
 	}
-	ret = add_rules(ruleset, p, abi, err, errlen);
+	ret = add_rules(ruleset, p, &h, err, errlen);
 	if (ret)
 		goto out;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {

@@ -1,7 +1,12 @@
 /*
  * fakeabi: run a command as if the kernel had an older Landlock ABI.
  *
- *   fakeabi ABI -- COMMAND ARGS...
+ *   fakeabi [--no-scopes] ABI -- COMMAND ARGS...
+ *
+ * With --no-scopes, a ruleset of the size that holds Landlock's scopes
+ * (24 bytes, ABI 6) is refused with EINVAL, as by a kernel that claims
+ * its ABI without them (a distribution's backport): a smaller ruleset
+ * works.
  *
  * The child asks to be traced, installs a seccomp filter that stops at
  * every Landlock version query (landlock_create_ruleset() with attr
@@ -72,23 +77,30 @@ static void fail(bool in_child, int status, const char *fmt, ...)
 
 #define die(...) fail(false, 2, __VA_ARGS__)
 
+static bool no_scopes;
+
 /* Returns the index in @argv of COMMAND; sets *@abi. */
 static int parse_args(int argc, char **argv, long *abi)
 {
 	char *end;
-	int cmd = 2;
+	int first = 1, cmd;
 
-	if (argc < 3)
-		die("usage: " PROG " ABI -- COMMAND ARGS...");
+	if (argc > 1 && strcmp(argv[1], "--no-scopes") == 0) {
+		no_scopes = true;
+		first = 2;
+	}
+	cmd = first + 1;
+	if (argc < first + 2)
+		die("usage: " PROG " [--no-scopes] ABI -- COMMAND ARGS...");
 	errno = 0;
-	*abi = strtol(argv[1], &end, 10);
-	if (errno || *argv[1] < '0' || *argv[1] > '9' || *end || *abi < 1 ||
-	    *abi > MAX_ABI)
-		die("bad ABI '%s': want 1..%d", argv[1], MAX_ABI);
+	*abi = strtol(argv[first], &end, 10);
+	if (errno || *argv[first] < '0' || *argv[first] > '9' || *end ||
+	    *abi < 1 || *abi > MAX_ABI)
+		die("bad ABI '%s': want 1..%d", argv[first], MAX_ABI);
 	if (strcmp(argv[cmd], "--") == 0)
 		cmd++;
 	if (cmd >= argc)
-		die("usage: " PROG " ABI -- COMMAND ARGS...");
+		die("usage: " PROG " [--no-scopes] ABI -- COMMAND ARGS...");
 	return cmd;
 }
 
@@ -104,6 +116,13 @@ static void install_filter(void)
 		ctx, SCMP_ACT_TRACE(1), NR_LANDLOCK_CREATE_RULESET, 3,
 		SCMP_A0(SCMP_CMP_EQ, 0), SCMP_A1(SCMP_CMP_EQ, 0),
 		SCMP_A2(SCMP_CMP_EQ, LANDLOCK_CREATE_RULESET_VERSION));
+	if (rc < 0)
+		fail(true, 2, "cannot add the seccomp rule: %s", strerror(-rc));
+	/* a ruleset as large as the scopes: refused, as where they lack */
+	if (no_scopes)
+		rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EINVAL),
+				      NR_LANDLOCK_CREATE_RULESET, 1,
+				      SCMP_A1(SCMP_CMP_GE, 24));
 	if (rc < 0)
 		fail(true, 2, "cannot add the seccomp rule: %s", strerror(-rc));
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)

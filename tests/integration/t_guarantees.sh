@@ -290,3 +290,33 @@ test_guarantee_without_namespaces_processes_outside_are_held() {
 	wait "$victim"
 	[ $? -eq 143 ] || fail "the twin kill did not kill"
 }
+
+# Rights are tried, not read off the ABI number: a kernel that claims an
+# ABI without its scopes (a distribution's backport; fakeabi
+# --no-scopes refuses a ruleset large enough to hold them) runs the
+# default policy, signals held by the PID namespace, and the probe says
+# the kernel claims its ABI without the right.
+test_guarantee_kernel_claiming_an_abi_without_its_scopes() {
+	need_helper fakeabi
+	need_helper breakout
+	sleep 30 &
+	local victim=$!
+	"$HELPERS/fakeabi" --no-scopes 7 -- "$CORDON" -- \
+		"$HELPERS/breakout" kill "$victim" > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 1
+	assert_stdout_has '^fail E' # it ran, and its kill failed
+	assert_stderr_lacks "refusing to run"
+	kill -0 "$victim" || fail "the process outside was killed"
+	"$HELPERS/fakeabi" --no-scopes 7 -- "$CORDON" probe \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 0
+	assert_stdout_has '^no signal to processes outside  *held by the PID namespace$'
+	assert_stdout_has 'signals to processes outside .*held .*(this kernel claims its ABI without it)'
+	# the twin: bare, the same kill kills
+	plain "$HELPERS/breakout" kill "$victim"
+	assert_status 0
+	wait "$victim"
+	[ $? -eq 143 ] || fail "the twin kill did not kill"
+}
