@@ -29,7 +29,7 @@ void caps_features(struct feature_set *s, bool exact)
 	}
 	feature_add(s, (struct feature){
 			       .layer = "caps",
-			       .name = "a root user's capabilities",
+			       .name = FEATURE_CAPS,
 			       .needs = "capability sets (libcap-ng)",
 			       .needed = needed,
 			       .available = true,

@@ -95,6 +95,12 @@ static const unsigned long ns_flags[] = {
 	CLONE_NEWUTS,  CLONE_NEWIPC, CLONE_NEWCGROUP,
 };
 
+/* SysV IPC: refused without an IPC namespace of the command's own. */
+static const char *const sysv[] = {
+	"shmget", "shmat",  "shmctl", "msgget",	    "msgsnd", "msgrcv",
+	"msgctl", "semget", "semop",  "semtimedop", "semctl",
+};
+
 /* ioctl requests that write into the terminal's input. */
 static const unsigned long tty_injection[] = { TIOCSTI, TIOCLINUX };
 
@@ -162,6 +168,13 @@ static int harden(scmp_filter_ctx ctx, bool own_pidns)
 			SCMP_A0(SCMP_CMP_NE, 0), SCMP_A2(SCMP_CMP_NE, 0));
 		if (!ret)
 			ret = prio_self_only(ctx);
+		/* nor an IPC namespace: the host's SysV IPC is found by
+		 * key, so none at all */
+		for (size_t i = 0; !ret && i < sizeof(sysv) / sizeof(sysv[0]);
+		     i++)
+			ret = seccomp_rule_add(
+				ctx, SCMP_ACT_ERRNO(EPERM),
+				seccomp_syscall_resolve_name(sysv[i]), 0);
 		if (ret)
 			return ret;
 	}

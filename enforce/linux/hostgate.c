@@ -48,14 +48,13 @@ struct hostgate {
 	size_t nsaid;
 };
 
-void hostgate_features(const struct policy *p, bool netns_ok,
+void hostgate_features(const struct policy *p, bool netns_ok, const char *needs,
 		       struct feature_set *s)
 {
 	feature_add(s, (struct feature){
 			       .layer = "hosts",
-			       .name = "hosts reached only through cordon's "
-				       "proxy (--allow-host)",
-			       .needs = "a network namespace",
+			       .name = FEATURE_HOSTS,
+			       .needs = needs,
 			       .needed = p->net == NET_HOSTS,
 			       .available = netns_ok,
 		       });

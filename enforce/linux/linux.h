@@ -69,8 +69,9 @@ int devices_console_root(struct policy *p);
  */
 
 /* The "hosts" row: needed with hosts allowed; a network namespace
- * (@netns_ok: ns.c tried one) where the loopback can be raised. */
-void hostgate_features(const struct policy *p, bool netns_ok,
+ * (@netns_ok: ns.c tried one, which @needs brings) where the loopback
+ * can be raised. */
+void hostgate_features(const struct policy *p, bool netns_ok, const char *needs,
 		       struct feature_set *s);
 
 /**
@@ -101,6 +102,14 @@ void hostgate_stop(void *handle);
 size_t hostgate_line(const json_t *rec, char *buf, size_t cap);
 
 /*
+ * guarantees.c - the policy's guarantees, each with the rows that can
+ * hold it (feature.h).
+ */
+
+/* Add the guarantees of @p to @s, whose rows every layer has added. */
+void guarantees_add(const struct policy *p, struct feature_set *s);
+
+/*
  * notes.c - what cordon says before a run (notes.c).
  */
 
@@ -129,6 +138,12 @@ void notes_before_run(const struct cli *c, const struct feature_set *fs);
  * cannot make is refused there (ns_refused()), never run without.
  */
 void ns_features(const struct policy *p, struct feature_set *s, bool trial);
+
+/* ns_features()' rows, from what it found: the namespaces can be made
+ * (@ok), a network namespace too (@net_ok), the command's world of the
+ * granted roots is built (@world); @needs: what brings them. */
+void ns_add_rows(const struct policy *p, struct feature_set *s, bool ok,
+		 bool net_ok, bool world, const char *needs);
 
 /*
  * ns_refused - after ns_fork() or ns_enter() failed with @err: when
@@ -258,7 +273,9 @@ void sockgate_stop(void *handle);
  * sysfilter.c - what Landlock leaves open, closed with a seccomp filter.
  */
 
-/* Describe what the seccomp layer enforces for @p on this kernel. */
+/* Describe what the seccomp layer enforces for @p on this kernel;
+ * after ns_features() (its SysV rule holds where the IPC namespace is
+ * not). */
 void sysfilter_features(const struct policy *p, struct feature_set *s);
 
 /**
@@ -266,9 +283,10 @@ void sysfilter_features(const struct policy *p, struct feature_set *s);
  * Requires NO_NEW_PRIVS (landlock_apply() sets it).  With network off,
  * no IPv4 or IPv6 socket can be created; with only TCP ports allowed,
  * only TCP sockets can (Landlock then filters their ports).  With
- * @own_pidns (the command has its own PID namespace, where no process
- * outside has a pid), the limits and priority of other processes are
- * left to it: the command may renice its own children.
+ * @own_pidns (the command has its own PID and IPC namespaces, where no
+ * process outside has a pid or a SysV key), the limits and priority of
+ * other processes are left to them (the command may renice its own
+ * children), and SysV IPC is allowed; without, every SysV call fails.
  *
  * Return: 0, or -errno with @err set.
  */

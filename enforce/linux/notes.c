@@ -1,6 +1,8 @@
 /*
  * notes.c - what cordon says before a run: the refusal of a kernel that
- * cannot enforce the policy, the one loud line of --best-effort, the
+ * cannot enforce the policy (each guarantee that nothing here holds,
+ * with what would hold it), the one loud line of --best-effort (the
+ * same guarantees, nothing else), the
  * notes (advisory features missing, a workspace that is the whole
  * home, git directories past the protected limit).
  */
@@ -12,21 +14,35 @@
 #include "enforce/linux/linux.h"
 #include "enforce/policy/policy.h"
 
-/* What would hold @f: its own mechanism, or any of its also rows'
- * (feature.h), into @out. */
-static const char *holders(const struct feature_set *fs,
-			   const struct feature *f, char *out, size_t len)
+/* Each reason to refuse in @fs (feature.h: a needed guarantee nothing
+ * holds, or a needed row of no guarantee), its name and what would
+ * hold it, to @say(@i, ...). */
+static void reasons(const struct feature_set *fs,
+		    void (*say)(size_t i, const char *name, const char *would,
+				const char *host),
+		    const char *host)
 {
-	size_t at = (size_t)snprintf(out, len, "%s", f->needs);
+	char would[1024];
+	size_t n = 0;
 
-	for (size_t k = 0; k < FEATURE_ALSO_MAX && f->also[k]; k++) {
-		const struct feature *by = feature_find(fs, f->also[k]);
+	for (size_t i = 0; i < fs->ng; i++)
+		if (guarantee_missing(fs, &fs->g[i]))
+			say(n++, fs->g[i].name,
+			    guarantee_would(fs, &fs->g[i], would,
+					    sizeof(would)),
+			    host);
+	for (size_t i = 0; i < fs->n; i++)
+		if (feature_alone_missing(fs, &fs->f[i]))
+			say(n++, fs->f[i].name, fs->f[i].needs, host);
+}
 
-		if (by && at < len)
-			at += (size_t)snprintf(out + at, len - at, ", or %s",
-					       by->needs);
-	}
-	return out;
+static void say_refusal(size_t i, const char *name, const char *would,
+			const char *host)
+{
+	(void)i;
+	say_error("refusing to run: %s: nothing here holds it; it needs %s "
+		  "(this is %s)",
+		  name, would, host);
 }
 
 void notes_refusal(const struct feature_set *fs, int kernel)
@@ -35,41 +51,27 @@ void notes_refusal(const struct feature_set *fs, int kernel)
 	char host[256];
 
 	platform_describe(kernel, host, sizeof(host));
-	for (size_t i = 0; i < fs->n; i++) {
-		const struct feature *f = &fs->f[i];
-
-		char needs[512];
-
-		if (!f->needed || feature_held(fs, f) || f->advisory)
-			continue;
-		say_error("refusing to run: the kernel cannot enforce %s "
-			  "(needs %s; this is %s)",
-			  f->name, holders(fs, f, needs, sizeof(needs)), host);
-	}
+	reasons(fs, say_refusal, host);
 	if (hint)
 		fprintf(stderr, "hint: %s\n", hint);
 	fprintf(stderr, "hint: 'cordon probe' shows what this host enforces; "
 			"--best-effort runs without what is missing\n");
 }
 
+static void say_unheld(size_t i, const char *name, const char *would,
+		       const char *host)
+{
+	(void)host;
+	fprintf(stderr, "%s%s (needs %s)", i ? "; " : "", name, would);
+}
+
 void notes_best_effort(const struct feature_set *fs, int kernel)
 {
-	const char *sep = "";
 	char host[256];
 
 	platform_describe(kernel, host, sizeof(host));
 	fprintf(stderr, "cordon: WARNING: --best-effort: NOT ENFORCED: ");
-	for (size_t i = 0; i < fs->n; i++) {
-		const struct feature *f = &fs->f[i];
-
-		char needs[512];
-
-		if (!f->needed || feature_held(fs, f) || f->advisory)
-			continue;
-		fprintf(stderr, "%s%s (needs %s)", sep, f->name,
-			holders(fs, f, needs, sizeof(needs)));
-		sep = "; ";
-	}
+	reasons(fs, say_unheld, host);
 	fprintf(stderr, " [%s]\n", host);
 }
 

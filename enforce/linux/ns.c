@@ -79,19 +79,20 @@ static bool can_unshare(int extra)
 	       WEXITSTATUS(st) == 0;
 }
 
-/* The rows of the namespace layer. */
+/* The rows of the namespace layer.  FEATURE_WORLD: a root holding the
+ * granted roots alone (a tmpfs, each root bound in, pivot_root), which
+ * holds reading, writing, executing and devices where Landlock is
+ * absent.  Until mounts.c builds it, there is no such row. */
+#define WORLD_BUILT false
+
 static const struct {
 	const char *layer, *name;
 } rows[] = {
-	{ "mount", FEATURE_RO_MOUNTS },
-	{ "mount", "programs mapped from non-exec roots" },
-	{ "mount", "UNIX sockets of processes outside" },
-	{ "mount", "protected paths in writable roots" },
-	{ "pid", FEATURE_PIDNS },
-	{ "pid", "cordon's init: no tracing, environment or fds" },
-	{ "ipc", "SysV IPC of processes outside" },
-	{ "mount", "POSIX shared memory outside (/dev/shm)" },
-	{ "mount", "terminals outside (/dev/pts)" },
+	{ "mount", FEATURE_WORLD },	{ "mount", FEATURE_RO_MOUNTS },
+	{ "mount", FEATURE_NOEXEC },	{ "mount", FEATURE_SOCKETS },
+	{ "mount", FEATURE_PROTECTED }, { "pid", FEATURE_PIDNS },
+	{ "pid", FEATURE_INIT },	{ "ipc", FEATURE_IPCNS },
+	{ "mount", FEATURE_SHM },	{ "mount", FEATURE_PTS },
 };
 
 /* The first line of /proc/sys/@name is "0" (@want '0') or "1". */
@@ -115,15 +116,15 @@ static bool sysctl_is(const char *name, char want)
 static const char *userns_needs(void)
 {
 	if (sysctl_is("user/max_user_namespaces", '0'))
-		return "unprivileged user namespaces (off here: the sysctl "
-		       "user.max_user_namespaces is 0)";
+		return "unprivileged user namespaces: off here, the sysctl "
+		       "user.max_user_namespaces is 0";
 	if (sysctl_is("kernel/unprivileged_userns_clone", '0'))
-		return "unprivileged user namespaces (off here: the sysctl "
-		       "kernel.unprivileged_userns_clone is 0)";
+		return "unprivileged user namespaces: off here, the sysctl "
+		       "kernel.unprivileged_userns_clone is 0";
 	if (sysctl_is("kernel/apparmor_restrict_unprivileged_userns", '1'))
-		return "unprivileged user namespaces (restricted here by "
-		       "AppArmor: kernel.apparmor_restrict_unprivileged_userns "
-		       "is 1)";
+		return "unprivileged user namespaces: restricted here by "
+		       "AppArmor, kernel.apparmor_restrict_unprivileged_userns "
+		       "is 1";
 	return "unprivileged user namespaces";
 }
 
@@ -131,29 +132,40 @@ static const char *userns_needs(void)
  * (ns_refused()). */
 static bool deferred;
 
+void ns_add_rows(const struct policy *p, struct feature_set *s, bool ok,
+		 bool net_ok, bool world, const char *needs)
+{
+	hostgate_features(p, net_ok, needs, s);
+	feature_add(s, (struct feature){
+			       .layer = "net",
+			       .name = FEATURE_NETNS,
+			       .needs = needs,
+			       .needed = p->net == NET_OFF,
+			       .available = net_ok,
+		       });
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		if (world || strcmp(rows[i].name, FEATURE_WORLD) != 0)
+			feature_add(s, (struct feature){
+					       .layer = rows[i].layer,
+					       .name = rows[i].name,
+					       .needs = needs,
+					       .needed = true,
+					       .available = ok,
+				       });
+}
+
 void ns_features(const struct policy *p, struct feature_set *s, bool trial)
 {
 	bool ok = !trial || can_unshare(0);
-	const char *needs = geteuid() == 0 ? NULL : userns_needs();
+	bool own_net = p->net == NET_OFF || p->net == NET_HOSTS;
+	/* the network namespace: with a trial, tried then only (without,
+	 * pid 1's refuses: ns_enter(), or the filter stands in: sysfilter.c) */
+	bool net_ok = ok && (!trial || !own_net || can_unshare(CLONE_NEWNET));
 
-	/* with hosts allowed, a network namespace too, tried then only
-	 * (without a trial, pid 1's refuses: ns_enter()) */
-	hostgate_features(p,
-			  ok && (p->net != NET_HOSTS || !trial ||
-				 can_unshare(CLONE_NEWNET)),
-			  s);
 	deferred = !trial;
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
-		feature_add(s, (struct feature){
-				       .layer = rows[i].layer,
-				       .name = rows[i].name,
-				       .needs = geteuid() == 0
-							? "mount, PID and IPC "
-							  "namespaces"
-							: needs,
-				       .needed = true,
-				       .available = ok,
-			       });
+	ns_add_rows(p, s, ok, net_ok, WORLD_BUILT,
+		    geteuid() == 0 ? "namespaces, which a container may refuse"
+				   : userns_needs());
 }
 
 bool ns_refused(struct feature_set *s, int err)
@@ -161,10 +173,21 @@ bool ns_refused(struct feature_set *s, int err)
 	if (!deferred || (err != EPERM && err != EINVAL && err != ENOSPC &&
 			  err != EUSERS && err != EACCES))
 		return false;
-	for (size_t i = 0; i < s->n; i++)
+	for (size_t i = 0; i < s->n; i++) {
+		bool ours = strcmp(s->f[i].name, FEATURE_NETNS) == 0 ||
+			    strcmp(s->f[i].name, FEATURE_HOSTS) == 0;
+
 		for (size_t j = 0; j < sizeof(rows) / sizeof(rows[0]); j++)
-			if (s->f[i].name == rows[j].name)
-				s->f[i].available = false;
+			ours = ours || s->f[i].name == rows[j].name;
+		if (ours)
+			s->f[i].available = false;
+		/* the filter's SysV rule goes on where the IPC namespace
+		 * is not (sysfilter.c): as its other rules */
+		if (strcmp(s->f[i].name, FEATURE_SYSV) == 0)
+			s->f[i].available =
+				feature_find(s, FEATURE_TIOCSTI) &&
+				feature_find(s, FEATURE_TIOCSTI)->available;
+	}
 	return true;
 }
 

@@ -26,12 +26,13 @@ int platform_features(const struct policy *p, struct feature_set *s)
 
 	kernel_abi = abi;
 	landlock_features(p, abi, s);
-	sysfilter_features(p, s);
 	sockgate_features(s);
 	caps_features(s, false);
 	/* no trial namespace (~0.3 ms a start) but for --best-effort,
 	 * which must know what it runs without before it starts */
 	ns_features(p, s, p->best_effort);
+	sysfilter_features(p, s);
+	guarantees_add(p, s);
 	return abi;
 }
 

@@ -27,6 +27,10 @@
  *    forbids it), the limits and priority of other processes: prlimit64
  *    with new limits, setpriority, ioprio_set and sched_set* on anything
  *    but the caller itself (EPERM);
+ *  - without an IPC namespace of its own (made with the PID namespace:
+ *    a host that forbids them), every SysV IPC call (EPERM): segments,
+ *    queues and semaphores are found by key, and the host's would be
+ *    the command's to attach; its own SysV IPC goes with them;
  *  - every system call of another ABI (32-bit int 0x80, x32) kills the
  *    process: the filter and Landlock's callers are written for x86-64.
  * The filter is built with libseccomp when cordon is built (filters.c,
@@ -52,10 +56,11 @@ static bool has_seccomp(void)
 void sysfilter_features(const struct policy *p, struct feature_set *s)
 {
 	static const char *const always[] = {
-		"terminal input injection (TIOCSTI)",
-		"io_uring, keyrings, modules, namespaces",
-		"32-bit and x32 system calls",
+		FEATURE_TIOCSTI,
+		FEATURE_KERNEL,
+		FEATURE_ABI32,
 	};
+	const struct feature *ipc = feature_find(s, FEATURE_IPCNS);
 	struct feature f = {
 		.layer = "seccomp",
 		.name = FEATURE_NON_TCP,
@@ -70,6 +75,10 @@ void sysfilter_features(const struct policy *p, struct feature_set *s)
 		f.name = always[i];
 		feature_add(s, f);
 	}
+	/* installed where the IPC namespace is not (ns.c's rows first) */
+	f.name = FEATURE_SYSV;
+	f.available = f.available && !(ipc && ipc->available);
+	feature_add(s, f);
 }
 
 /* The compiled program (filters.h) for @p. */

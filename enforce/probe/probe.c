@@ -274,8 +274,7 @@ static void run_check(struct ctx *c, const struct check *k,
 		      const struct feature_set *fs, struct row *r)
 {
 	const struct feature *f = feature_find(fs, k->feature);
-	const struct feature *by =
-		f && !f->available ? feature_holder(fs, f) : NULL;
+	bool by = f && feature_stood_in(fs, f);
 	struct check whole;
 	int twin, res;
 	bool happened;
@@ -346,11 +345,11 @@ static void feature_rows(const struct feature_set *fs, int abi, struct table *t)
 	for (size_t i = 0; i < fs->n; i++) {
 		const struct feature *f = &fs->f[i];
 		struct row *r = &t->rows[t->n++];
-
-		const struct feature *by = feature_holder(fs, f);
+		bool by = feature_stood_in(fs, f);
+		char words[256];
 
 		*r = (struct row){ .layer = f->layer, .name = f->name };
-		r->ok = feature_held(fs, f) || !f->needed || f->advisory;
+		r->ok = f->available || !f->needed || f->advisory || by;
 		r->state = f->gap	  ? "not contained"
 			   : f->available ? "available"
 			   : !f->needed	  ? "not needed"
@@ -362,8 +361,9 @@ static void feature_rows(const struct feature_set *fs, int abi, struct table *t)
 				 abi);
 		else if (f->needed && by)
 			snprintf(r->why, sizeof(r->why),
-				 "held by the %s layer (%s); Landlock needs %s",
-				 by->layer, by->name, f->needs);
+				 "held by %s; this needs %s",
+				 probe_stood_in_by(fs, f, words, sizeof(words)),
+				 f->needs);
 		else
 			snprintf(r->why, sizeof(r->why), "needs %s", f->needs);
 	}
@@ -380,7 +380,8 @@ static void print_table(const struct table *t)
 	}
 }
 
-static int print_json(const struct table *t, int abi, bool ok)
+static int print_json(const struct table *t, const struct feature_set *fs,
+		      int abi, bool ok)
 {
 	json_t *root = json_object(), *rows = json_array();
 	struct utsname u;
@@ -401,6 +402,7 @@ static int print_json(const struct table *t, int abi, bool ok)
 					r->state, "ok", r->ok, "why", r->why));
 	}
 	json_object_set_new(root, "features", rows);
+	json_object_set_new(root, "guarantees", probe_guarantees_json(fs));
 	s = json_dumps(root, JSON_INDENT(2));
 	json_decref(root);
 	if (!s)
@@ -446,8 +448,8 @@ int probe_run(const struct cli *cli)
 {
 	static struct ctx c;
 	static struct table t;
-	struct feature_set fs = { .n = 0 };
-	bool ok = true;
+	static struct feature_set fs;
+	bool ok;
 	int ret;
 
 	if (cli->mode_set)
@@ -463,10 +465,11 @@ int probe_run(const struct cli *cli)
 	}
 	c.abi = landlock_abi();
 	landlock_features(&c.policy, c.abi, &fs);
-	sysfilter_features(&c.policy, &fs);
 	sockgate_features(&fs);
 	caps_features(&fs, true);
 	ns_features(&c.policy, &fs, true);
+	sysfilter_features(&c.policy, &fs);
+	guarantees_add(&c.policy, &fs);
 	feature_rows(&fs, c.abi, &t);
 	for (size_t i = 0; i < probe_nchecks; i++)
 		run_check(&c, &probe_checks[i], &fs, &t.rows[t.n++]);
@@ -477,11 +480,14 @@ int probe_run(const struct cli *cli)
 	for (size_t i = 0; i < probe_hosts_nchecks; i++)
 		run_check(&c, &probe_hosts_checks[i], &fs, &t.rows[t.n++]);
 	teardown(&c);
+	ok = probe_guarantees_ok(&fs);
 	for (size_t i = 0; i < t.n; i++)
 		ok = ok && t.rows[i].ok;
-	if (cli->json)
-		ret = print_json(&t, c.abi, ok);
-	else
+	if (cli->json) {
+		ret = print_json(&t, &fs, c.abi, ok);
+	} else {
+		probe_guarantees_print(&fs);
 		print_table(&t);
+	}
 	return ret ? 125 : ok ? 0 : 1;
 }

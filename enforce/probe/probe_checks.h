@@ -10,6 +10,9 @@
 #include <sys/types.h>
 #include <sys/un.h>
 
+#include <jansson.h>
+
+#include "shim/core/feature.h"
 #include "shim/core/policy.h"
 
 #define PROBE_SECRET "cordon-probe-secret\n"
@@ -67,9 +70,9 @@ struct check {
 	 * kept from happening */
 	bool positive;
 	/* the feature row (its name) a Landlock-alone check proves: where
-	 * this kernel's Landlock lacks it and another layer holds the
-	 * guarantee (feature_held()), the check is made with the whole
-	 * sandbox instead, and its row says what held it */
+	 * this kernel's Landlock lacks it and other rows hold its
+	 * guarantees (feature_stood_in()), the check is made with the
+	 * whole sandbox instead, and its row says what held it */
 	const char *feature;
 };
 
@@ -97,6 +100,18 @@ extern const struct check probe_hosts_checks[];
 extern const size_t probe_hosts_nchecks;
 int probe_hosts_setup(struct ctx *c);
 void probe_hosts_teardown(struct ctx *c);
+
+/* The guarantees of @fs and what holds each (probe_guarantees.c): the
+ * probe's first section, and its JSON array "guarantees". */
+void probe_guarantees_print(const struct feature_set *fs);
+json_t *probe_guarantees_json(const struct feature_set *fs);
+
+/* Does every needed guarantee hold (and every row of none)? */
+bool probe_guarantees_ok(const struct feature_set *fs);
+
+/* What holds the guarantees of @f in its place, in words, into @out. */
+const char *probe_stood_in_by(const struct feature_set *fs,
+			      const struct feature *f, char *out, size_t len);
 
 /* A process outside the sandbox that waits for a signal (30 s at most). */
 pid_t probe_start_victim(void);

@@ -5,9 +5,10 @@
  * The answer is the launcher's own: the features the policy needs
  * (platform_features()) against what the kernel offers, the check that
  * refuses a run or lets --best-effort run it.  "unavailable" when the
- * kernel has no Landlock filesystem rules (no boundary at all),
- * "partial" when something needed is missing (a run is refused; with
- * --best-effort it runs without it), "full" otherwise.
+ * kernel has no Landlock and a guarantee is held by nothing, "partial"
+ * when another is (a run is refused; with --best-effort it runs
+ * without it: "missing" names each guarantee, layer "guarantee", and
+ * what would hold it), "full" otherwise.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -20,9 +21,9 @@
 
 static const char *enforcement(const struct feature_set *fs, int state)
 {
-	if (state < 1)
-		return "unavailable";
-	return feature_missing(fs) ? "partial" : "full";
+	if (!feature_missing(fs))
+		return "full";
+	return state < 1 ? "unavailable" : "partial";
 }
 
 json_t *probe_mode_json(const struct feature_set *fs, int state)
@@ -31,10 +32,23 @@ json_t *probe_mode_json(const struct feature_set *fs, int state)
 	char host[256];
 
 	platform_describe(state, host, sizeof(host));
+	for (size_t i = 0; missing && i < fs->ng; i++) {
+		const struct guarantee *g = &fs->g[i];
+		char would[1024];
+
+		if (guarantee_missing(fs, g))
+			json_array_append_new(
+				missing,
+				json_pack("{s:s, s:s, s:s}", "layer",
+					  "guarantee", "feature", g->name,
+					  "needs",
+					  guarantee_would(fs, g, would,
+							  sizeof(would))));
+	}
 	for (size_t i = 0; missing && i < fs->n; i++) {
 		const struct feature *f = &fs->f[i];
 
-		if (f->needed && !feature_held(fs, f) && !f->advisory)
+		if (feature_alone_missing(fs, f))
 			json_array_append_new(
 				missing, json_pack("{s:s, s:s, s:s}", "layer",
 						   f->layer, "feature", f->name,

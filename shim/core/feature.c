@@ -1,5 +1,6 @@
 /*
- * feature.c - the list of kernel features a policy needs and gets.
+ * feature.c - the list of kernel features a policy needs and gets, and
+ * the reasons to refuse a run (feature_missing()).
  */
 #include <string.h>
 
@@ -11,6 +12,12 @@ void feature_add(struct feature_set *s, struct feature f)
 		s->f[s->n++] = f;
 }
 
+void feature_guarantee(struct feature_set *s, struct guarantee g)
+{
+	if (s->ng < FEATURE_GUARANTEES)
+		s->g[s->ng++] = g;
+}
+
 const struct feature *feature_find(const struct feature_set *s,
 				   const char *name)
 {
@@ -20,31 +27,23 @@ const struct feature *feature_find(const struct feature_set *s,
 	return NULL;
 }
 
-const struct feature *feature_holder(const struct feature_set *s,
-				     const struct feature *f)
+const struct guarantee *guarantee_find(const struct feature_set *s,
+				       const char *name)
 {
-	for (size_t k = 0; k < FEATURE_ALSO_MAX && f->also[k]; k++) {
-		const struct feature *by = feature_find(s, f->also[k]);
-
-		if (by && by != f && by->available)
-			return by;
-	}
+	for (size_t i = 0; name && i < s->ng; i++)
+		if (strcmp(s->g[i].name, name) == 0)
+			return &s->g[i];
 	return NULL;
-}
-
-bool feature_held(const struct feature_set *s, const struct feature *f)
-{
-	return f->available || feature_holder(s, f) != NULL;
 }
 
 size_t feature_missing(const struct feature_set *s)
 {
 	size_t n = 0;
 
+	for (size_t i = 0; i < s->ng; i++)
+		n += guarantee_missing(s, &s->g[i]);
 	for (size_t i = 0; i < s->n; i++)
-		if (s->f[i].needed && !s->f[i].advisory &&
-		    !feature_held(s, &s->f[i]))
-			n++;
+		n += feature_alone_missing(s, &s->f[i]);
 	return n;
 }
 

@@ -72,8 +72,7 @@ uint64_t landlock_fs_access(unsigned int rights, int abi, bool is_dir)
 }
 
 static void add(struct feature_set *s, const char *name, const char *needs,
-		bool needed, bool available, bool advisory, const char *also0,
-		const char *also1)
+		bool needed, bool available, bool advisory)
 {
 	feature_add(s, (struct feature){
 			       .layer = "landlock",
@@ -82,26 +81,15 @@ static void add(struct feature_set *s, const char *name, const char *needs,
 			       .needed = needed,
 			       .available = available,
 			       .advisory = advisory,
-			       .also = { also0, also1 },
 		       });
 }
 
 /*
- * Each right is one mechanism of a guarantee; where the kernel lacks it,
- * the rows named after it hold the same guarantee for this policy
- * (feature.h: FEATURE_*; their layers add them):
- *  - truncation outside the writable roots: every mount but the writable
- *    roots is read-only in the command's mount namespace (EROFS);
- *  - TCP with the network off: a network namespace of its own whose
- *    loopback is down, or, where it cannot be made, a filter that
- *    refuses every IP socket (sysfilter.c); with ports allowed the
- *    network is the host's, and only Landlock holds a port;
- *  - device ioctls: the filesystem rules open no device but the few the
- *    defaults grant (null, zero, random, the terminal, the command's
- *    own ptys), and the filter refuses terminal injection;
- *  - abstract UNIX sockets: the broker performs every connect and send
- *    to one, and reaches only the command's own (broker_vet.c);
- *  - signals: processes outside are not in the command's PID namespace.
+ * Each right is one mechanism of a guarantee (feature.h); where the
+ * kernel lacks it, the other rows of the same guarantee may hold it
+ * (enforce/linux/guarantees.c names them).  Every ABI also confines
+ * ptrace: a sandboxed process cannot trace, or read the memory,
+ * environment or descriptors of, a process outside its domain.
  */
 void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 {
@@ -109,24 +97,22 @@ void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 	bool net = p->net != NET_ON && p->net != NET_HOSTS;
 
 	add(s, FEATURE_FS_RULES, "Landlock ABI 1 (Linux 5.13)", true, abi >= 1,
-	    false, NULL, NULL);
+	    false);
+	add(s, FEATURE_PTRACE, "Landlock ABI 1 (Linux 5.13)", true, abi >= 1,
+	    false);
 	add(s, "rename and link across directories (REFER)",
-	    "Landlock ABI 2 (Linux 5.19)", true, abi >= 2, true, NULL, NULL);
-	add(s, "truncation of files outside the writable roots",
-	    "Landlock ABI 3 (Linux 6.2)", true, abi >= 3, false,
-	    FEATURE_RO_MOUNTS, NULL);
-	add(s, "TCP connect and bind rules", "Landlock ABI 4 (Linux 6.7)", net,
-	    abi >= 4, false, p->net == NET_OFF ? FEATURE_NON_TCP : NULL, NULL);
-	add(s, "device ioctls outside the writable roots",
-	    "Landlock ABI 5 (Linux 6.10)", true, abi >= 5, false,
-	    abi >= 1 ? FEATURE_FS_RULES : NULL, NULL);
-	add(s, "abstract UNIX sockets of processes outside",
-	    "Landlock ABI 6 (Linux 6.12)", true, abi >= 6, false,
-	    FEATURE_BROKER, NULL);
-	add(s, "signals to processes outside", "Landlock ABI 6 (Linux 6.12)",
-	    true, abi >= 6, false, FEATURE_PIDNS, NULL);
+	    "Landlock ABI 2 (Linux 5.19)", true, abi >= 2, true);
+	add(s, FEATURE_TRUNCATE, "Landlock ABI 3 (Linux 6.2)", true, abi >= 3,
+	    false);
+	add(s, FEATURE_TCP, "Landlock ABI 4 (Linux 6.7)", net, abi >= 4, false);
+	add(s, FEATURE_IOCTL, "Landlock ABI 5 (Linux 6.10)", true, abi >= 5,
+	    false);
+	add(s, FEATURE_ABSTRACT, "Landlock ABI 6 (Linux 6.12)", true, abi >= 6,
+	    false);
+	add(s, FEATURE_SIGNALS, "Landlock ABI 6 (Linux 6.12)", true, abi >= 6,
+	    false);
 	add(s, "kernel audit of the command's denials",
-	    "Landlock ABI 7 (Linux 6.15)", true, abi >= 7, true, NULL, NULL);
+	    "Landlock ABI 7 (Linux 6.15)", true, abi >= 7, true);
 }
 
 static int add_path_rule(int ruleset, const struct root *r, int abi, char *err,

@@ -65,42 +65,11 @@ Test(landlock, features_per_abi)
 	cr_assert(find(&s, "truncation")->available);
 	cr_assert(!find(&s, "TCP")->available);
 	cr_assert(find(&s, "TCP")->needed);
-	/* TCP and the 2 scopes: the rows that would hold them are other
-	 * layers', absent here; device ioctls are held by the filesystem
-	 * rules (ABI 1) */
-	cr_assert_eq(feature_missing(&s), 3);
-	cr_assert(feature_held(&s, find(&s, "device ioctls")));
-}
-
-/* A guarantee is held by any of its mechanisms: the rows of the other
- * layers (as ns.c, sysfilter.c, sockgate.c add them) hold what Landlock
- * ABI 2 lacks, and nothing once they are unavailable too. */
-Test(landlock, guarantees_held_by_other_layers)
-{
-	static const char *const others[] = { FEATURE_RO_MOUNTS, FEATURE_PIDNS,
-					      FEATURE_NON_TCP, FEATURE_BROKER };
-	struct policy p = { .net = NET_OFF };
-	struct feature_set s = { .n = 0 };
-
-	landlock_features(&p, 2, &s);
-	cr_assert_eq(feature_missing(&s), 4); /* ioctls: the fs rules hold */
-	for (size_t i = 0; i < 4; i++)
-		feature_add(&s, (struct feature){ .layer = "other",
-						  .name = others[i],
-						  .needed = true,
-						  .available = true });
-	cr_assert_eq(feature_missing(&s), 0);
-	cr_assert_str_eq(feature_holder(&s, find(&s, "signals"))->name,
-			 FEATURE_PIDNS);
-	for (size_t i = s.n - 4; i < s.n; i++)
-		s.f[i].available = false;
-	/* the four Landlock rows again, and the other layers' own four */
-	cr_assert_eq(feature_missing(&s), 8);
-	/* with ports, the network is the host's: only Landlock holds TCP */
-	p.net = NET_PORTS;
-	s.n = 0;
-	landlock_features(&p, 2, &s);
-	cr_assert_null(find(&s, "TCP")->also[0]);
+	/* ptrace is confined from ABI 1 */
+	cr_assert(find(&s, "ptrace")->available);
+	/* alone (no guarantee names another row), each missing right is
+	 * a reason to refuse: TCP, device ioctls and the 2 scopes */
+	cr_assert_eq(feature_missing(&s), 4);
 }
 
 Test(landlock, network_on_needs_no_tcp_rules)
@@ -128,7 +97,7 @@ Test(landlock, no_landlock_misses_everything_needed)
 	struct feature_set s = { .n = 0 };
 
 	landlock_features(&p, -38, &s);
-	cr_assert_eq(feature_missing(&s), 5);
+	cr_assert_eq(feature_missing(&s), 6);
 	cr_assert(!feature_layer_ok(&s, "landlock"));
 }
 
