@@ -268,7 +268,7 @@ bench: all $(BENCH_BINS)
 # The kernel matrix (scripts/kernels/matrix.sh), table in doc/kernels.md
 # (KERNELS_OUT: CI writes it into the build instead): its containment
 # helper is static (no shim sees it).  KERNELS selects rows (boot.sh's
-# keys: 5.10 6.1 6.1-nolandlock 6.12 7); kernels-ci is CI's (.ci/run).
+# keys: 5.10 6.1 6.1-nolandlock 6.12 7).  CI runs the whole (.ci/run).
 KERNELS_OUT ?= doc/kernels.md
 $(B)/kernels/contain: scripts/kernels/contain.c
 	@mkdir -p $(dir $@)
@@ -276,7 +276,7 @@ $(B)/kernels/contain: scripts/kernels/contain.c
 	$(Q)$(CC) $(CPPFLAGS) $(filter-out $(SAN),$(CFLAGS)) -static -o $@ $<
 
 kernels: $(B)/cordon $(SHIM_LIB) $(B)/kernels/contain
-	scripts/kernels/deps.sh
+	scripts/install-deps.sh
 	KERNELS="$(KERNELS)" scripts/kernels/matrix.sh $(B) $(KERNELS_OUT)
 
 test: check-docs check-layers unit integration

@@ -212,8 +212,14 @@ def main_table(rows):
 
 
 def short(key, g):
-    k = g["meta"].get("KERNEL", key).split("-")[0]
-    return k + (" no-LL" if key in ROW_NAMES else "")
+    m = re.match(r"\d+\.\d+", g["meta"].get("KERNEL", ""))
+    return (m.group(0) if m else key.split("-")[0]) + \
+        (" no Landlock" if key in ROW_NAMES else "")
+
+
+def mechanism(m):
+    """A mechanism's name, short: "the mount namespace": "mount ns"."""
+    return re.sub(r"^the ", "", m).replace(" namespace", " ns")
 
 
 def guarantee_table(rows):
@@ -245,7 +251,8 @@ def guarantee_table(rows):
             if e is None:
                 cells.append("-")
             elif e.get("held"):
-                cells.append(" + ".join(e.get("held_by") or []) or "held")
+                cells.append(" + ".join(mechanism(m) for m in
+                                        e.get("held_by") or []) or "held")
             elif e.get("needed"):
                 cells.append("NOT HELD")
             else:
@@ -267,8 +274,9 @@ Landlock but with `mount_setattr`.
 
 ## Guarantees
 
-What `cordon probe --json` says holds each guarantee, as each user:
-the mechanisms, or NOT HELD (needed, and nothing holds it).
+What `cordon probe --json` says holds each guarantee, as each user
+("user": `cordon-test`): the mechanisms ("ns": namespace), or NOT HELD
+(needed, and nothing holds it).
 
 {guar}
 ## Runs
