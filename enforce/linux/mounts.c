@@ -1,7 +1,10 @@
 /*
  * mounts.c - the command's mount namespace, for what Landlock (ABI 7)
- * leaves open.
+ * leaves open, and for all of it where Landlock is absent.
  *
+ *  - The world (world.c): the root holds only the policy's roots, so
+ *    what no root grants is not there to read, write or run, with or
+ *    without Landlock.  The flags below are set on its mounts.
  *  - Metadata: Landlock has no right for chmod, chown, utimes, xattrs
  *    or inode flags.  Every mount is read-only, except bind mounts of
  *    the roots that grant write, so those calls fail with EROFS outside
@@ -20,9 +23,12 @@
  *  - A /proc of the new PID namespace; /dev/shm, the terminals and the
  *    controlling terminal's name (devices.c); the sockets and secrets
  *    covered (covers.c).
- * Paths stay where they are: what Landlock refuses is still refused
- * with EACCES and explained by the shim.  Mount propagation is
- * private (ns.c made it so first): nothing done here reaches the host.
+ * Paths stay where they are: a root is bound at its own path, a name
+ * outside the roots has a stand-in, and what Landlock refuses is still
+ * refused with EACCES and explained by the shim.  Flags are set with
+ * mount_setattr, or before Linux 5.12 by a remount of each mount
+ * (remount.c).  Mount propagation is private (ns.c made it so first):
+ * nothing done here reaches the host.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,6 +44,8 @@
 #include "enforce/linux/linux.h"
 #include "enforce/policy/policy.h"
 #include "enforce/linux/mounts.h"
+#include "enforce/linux/remount.h"
+#include "enforce/linux/world.h"
 #include "shim/core/path.h"
 
 static int set_attr(const char *path, unsigned int flags,
@@ -45,8 +53,12 @@ static int set_attr(const char *path, unsigned int flags,
 {
 	struct mount_attr a = { .attr_set = set, .attr_clr = clr };
 
-	return (int)syscall(SYS_mount_setattr, AT_FDCWD, path, flags, &a,
-			    sizeof(a));
+	if (syscall(SYS_mount_setattr, AT_FDCWD, path, flags, &a, sizeof(a)) ==
+	    0)
+		return 0;
+	if (errno != ENOSYS) /* before Linux 5.12: the classic way */
+		return -1;
+	return remount_attr(path, flags & AT_RECURSIVE, set, clr);
 }
 
 /* @set and @clr on the mount at @path and every mount below it. */
@@ -129,46 +141,16 @@ static int clear_one(const char *path, unsigned long long clr)
 	return 0;
 }
 
-/* /proc/self/mountinfo writes a space, tab, newline or backslash in a
- * mount point as \ooo. */
-static void unescape(char *s)
+static int clear_mnt(const char *mnt, const char *opts, void *clr)
 {
-	char *out = s;
-
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
-					(s[3] - '0'));
-			s += 3;
-		} else {
-			*out++ = *s;
-		}
-	}
-	*out = '\0';
+	(void)opts;
+	return clear_one(mnt, *(unsigned long long *)clr);
 }
 
-/* Every mount at or below @path, one at a time (mountinfo lists a
- * parent before what is mounted on it). */
+/* Every mount at or below @path, one at a time. */
 static int clear_each(const char *path, unsigned long long clr)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, mnt[PATH_BUF];
-	size_t cap = 0;
-	int ret = 0;
-
-	if (!f)
-		return -1;
-	while (!ret && getline(&line, &cap, f) > 0) {
-		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
-			continue;
-		unescape(mnt);
-		if (path_is_within(mnt, path))
-			ret = clear_one(mnt, clr);
-	}
-	free(line);
-	fclose(f);
-	return ret;
+	return remount_each(path, clear_mnt, &clr);
 }
 
 /* Clear @clr on the mounts at and below @path.  A flag the host locked
@@ -190,13 +172,12 @@ int mounts_setup(const struct policy *p, const char *keep, char *err,
 	static char pins[POLICY_MAX_ROOTS][PATH_BUF];
 	char cwd[PATH_BUF];
 	size_t n;
-	const char *step = "mount /proc";
+	const char *step = "";
 
 	if (!getcwd(cwd, sizeof(cwd)))
 		cwd[0] = '\0';
 
-	if (mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC,
-		  NULL) < 0)
+	if (world_enter(p, keep, cwd, &step) < 0)
 		goto fail;
 	pid1_scatter_pids();
 	if (devices_setup(p, &step) < 0)
