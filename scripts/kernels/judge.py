@@ -4,6 +4,8 @@
 tables and one line per failure, and writes doc/kernels.md.
 
     judge.py RUNS OUT.md
+    judge.py --selftest     show each expectation failing on a forged
+                            console, and a good one passing
 
 RUNS has one line per booted row: "KEY LOG SECONDS" (matrix.sh writes
 it); KEY is boot.sh's (5.10, 6.1, 6.1-nolandlock, 6.12, 7).  Exit 1 when
@@ -309,9 +311,92 @@ Rows: {keys}.
 """
 
 
+def forged(edit=None):
+    """A console where every expectation holds, then @edit(lines)."""
+    lines = ["@@KERNEL 6.1.0-50-amd64", "@@LANDLOCK 2"]
+    for user, _ in USERS:
+        lines.append(f"@@GUAR {user} none")
+        for t in ("probe", "run", "best-effort"):
+            lines.append(f"@@RESULT user={user} test={t} status=0")
+        lines.append(f"@@RESULT user={user} test=build status=0 built=yes")
+        for t in ("contain", "contain-be"):
+            lines.append(f"@@RESULT user={user} test={t} status=1 "
+                         "verdict=held")
+        lines.append(f"@@RESULT user={user} test=twin status=0 twin=ok")
+    lines.append("@@DONE")
+    return "\n".join(edit(lines) if edit else lines) + "\n"
+
+
+def sub(old, new):
+    return lambda ls: [l.replace(old, new) for l in ls]
+
+
+def selftest():
+    """Each way a row can fail must fail it; the good row must pass."""
+    import tempfile
+    nu = "user=cordon-test-nouserns"
+    banner = (f"@@NOTHELD cordon-test-nouserns contain-be: cordon: WARNING: "
+              "--best-effort: NOT ENFORCED: truncate only under the "
+              "writable roots (needs Landlock ABI 3 (Linux 6.2)); no signal"
+              " to processes outside (needs x) [Linux 6.1]")
+    be_breach = sub(f"{nu} test=contain-be status=1 verdict=held",
+                    f"{nu} test=contain-be status=1 "
+                    "verdict=BREACHED:truncated,signalled")
+    cases = [
+        ("good", None, 0),
+        ("no @@DONE", lambda ls: ls[:-1], 1),
+        ("a result missing",
+         lambda ls: [l for l in ls if "user=root test=build" not in l], 1),
+        ("a twin failed", sub("user=root test=twin status=0 twin=ok",
+                              "user=root test=twin status=0 "
+                              "twin=FAILED:tcp"), 1),
+        ("refused as root", sub("user=root test=run status=0",
+                                "user=root test=run status=125"), 1),
+        ("not built as a user",
+         sub("user=cordon-test test=build status=0 built=yes",
+             "user=cordon-test test=build status=0 built=no"), 1),
+        ("breached as a user",
+         sub("user=cordon-test test=contain status=1 verdict=held",
+             "user=cordon-test test=contain status=1 verdict=BREACHED:udp"),
+         1),
+        ("did not run as root",
+         sub("user=root test=contain status=1 verdict=held",
+             "user=root test=contain status=1 verdict=did-not-run"), 1),
+        ("no userns: ran, breached",
+         sub(f"{nu} test=contain status=1 verdict=held",
+             f"{nu} test=contain status=1 verdict=BREACHED:tcp"), 1),
+        ("no userns: refused", sub(f"{nu} test=contain status=1 "
+                                   "verdict=held", f"{nu} test=contain "
+                                   "status=125 verdict=refused"), 0),
+        ("no userns: breaches, no banner", be_breach, 1),
+        ("no userns: breaches the banner names",
+         lambda ls: be_breach(ls) + [banner], 0),
+        ("no userns: a breach the banner does not name",
+         lambda ls: be_breach(ls) + [banner.replace("truncate", "chmod")],
+         1),
+    ]
+    bad = 0
+    with tempfile.TemporaryDirectory() as d:
+        for name, edit, want in cases:
+            log = os.path.join(d, "log")
+            with open(log, "w") as f:
+                f.write(forged(edit))
+            got = 1 if judge("6.1", parse(log), True) else 0
+            if got != want:
+                print(f"judge.py: selftest: {name}: "
+                      f"{'failed' if got else 'passed'}, should have "
+                      f"{'failed' if want else 'passed'}", file=sys.stderr)
+                bad = 1
+    print(f"judge.py: selftest: {len(cases)} cases, "
+          f"{'FAILED' if bad else 'ok'}")
+    return bad
+
+
 def main():
+    if sys.argv[1:] == ["--selftest"]:
+        sys.exit(selftest())
     if len(sys.argv) != 3:
-        sys.exit("usage: judge.py RUNS OUT.md")
+        sys.exit("usage: judge.py RUNS OUT.md | judge.py --selftest")
     rows = []
     with open(sys.argv[1]) as f:
         for line in f:

@@ -17,6 +17,8 @@ build=$(cd "${1:?usage: matrix.sh BUILD OUT}" && pwd)
 out=${2:?usage: matrix.sh BUILD OUT}
 here=$(cd "$(dirname "$0")" && pwd)
 kernels=${KERNELS:-5.10 6.1 6.1-nolandlock 6.12 7}
+# The judge first shows that each expectation can fail (forged consoles).
+python3 "$here/judge.py" --selftest || exit 1
 mkdir -p "$build/kernels"
 runs="$build/kernels/runs"
 : >"$runs"
