@@ -20,7 +20,11 @@ The expectations, per row (kernel) and user:
   - as cordon-test without user namespaces: under `cordon --`, either
     refused (125, nothing reached) or held; under `cordon --best-effort
     --`, every breach is one the banner named as not enforced;
-  - under --best-effort, the same for root and cordon-test.
+  - under --best-effort, the same for root and cordon-test;
+  - as each user, where probe --json has guarantees: `cordon -- true`
+    does not run while probe says a needed guarantee is not held; the
+    banner names every such guarantee and none probe says is held; a
+    refusal names the same as the banner.
 """
 import json
 import re
@@ -88,22 +92,51 @@ def parse(path):
     return g
 
 
+def norm(s):
+    """@s lower case, without what is in parentheses or brackets."""
+    while True:
+        t = re.sub(r"\([^()]*\)|\[[^][]*\]", "", s)
+        if t == s:
+            return " ".join(s.split()).lower()
+        s = t
+
+
 def named(lines):
-    """The entries cordon named as not enforced, lower case, each
-    without its parenthesised "(needs ...)" and the host part."""
+    """The entries cordon named as not enforced (a --best-effort banner's,
+    or refusal lines'), each norm()ed: without its "(needs ...)"."""
     out = []
     for line in lines:
-        for marker in ("NOT ENFORCED:", "cannot enforce"):
-            if marker in line:
-                s = line.split(marker, 1)[1]
-                while True:
-                    t = re.sub(r"\([^()]*\)", "", s)
-                    if t == s:
-                        break
-                    s = t
-                s = re.sub(r"\[[^]]*\]\s*$", "", s)
-                out += [e.strip().lower() for e in s.split(";") if e.strip()]
+        if "NOT ENFORCED:" in line:
+            s = norm(line.split("NOT ENFORCED:", 1)[1])
+            out += [e.strip() for e in s.split(";") if e.strip()]
+        m = re.search(r"refusing to run: (.*?): nothing here holds it", line)
+        if m:
+            out.append(norm(m.group(1)))
     return out
+
+
+def agree(key, user, r, gs, notheld):
+    """Failures where what cordon did or said disagrees with what its
+    probe says holds (@gs: probe --json's guarantees)."""
+    fails = []
+    unheld = {norm(g["guarantee"]) for g in gs
+              if g.get("needed") and not g.get("held")}
+    held = {norm(g["guarantee"]) for g in gs if g.get("held")}
+    if r.get("run", {}).get("status") == "0" and unheld:
+        fails.append(f"{key} {user}: `cordon -- true` ran, though probe "
+                     f"says nothing holds: {'; '.join(sorted(unheld))}")
+    banner = set(named(notheld.get((user, "contain-be"), [])))
+    for g in sorted(unheld - banner):
+        fails.append(f"{key} {user}: probe says nothing holds '{g}'; the "
+                     "--best-effort banner does not name it")
+    for g in sorted(held & banner):
+        fails.append(f"{key} {user}: the --best-effort banner names "
+                     f"'{g}', which probe says is held")
+    refusal = set(named(notheld.get((user, "contain"), [])))
+    if r.get("contain", {}).get("status") == "125" and refusal != banner:
+        fails.append(f"{key} {user}: the refusal and the banner name "
+                     f"different things: {'; '.join(sorted(refusal ^ banner))}")
+    return fails
 
 
 def breaches(verdict):
@@ -164,6 +197,8 @@ def judge(key, g, booted):
             if be in ("refused", "did-not-run"):
                 fails.append(f"{key} {user}: the attempt under "
                              f"--best-effort {be}")
+        if isinstance(g["guar"].get(user), list):
+            fails += agree(key, user, r, g["guar"][user], g["notheld"])
     return fails
 
 
@@ -301,9 +336,13 @@ bare in the same guest, must reach everything.
 As root and as `cordon-test`, on every kernel: `cordon -- true` runs,
 `cordon -- cc` builds, the attempt under `cordon --` is held.  Without
 user namespaces: under `cordon --` refused (125) or held; under
-`--best-effort` no breach the banner did not name.  Every twin reaches
-everything; every guest finishes.  `make kernels` exits 1 on any
-failure.
+`--best-effort` no breach the banner did not name.  As each user,
+cordon agrees with its probe: `cordon -- true` does not run while a
+needed guarantee is NOT HELD, the banner names exactly those, and a
+refusal names the same as the banner.  Every twin reaches everything;
+every guest finishes.  `make kernels` exits 1 on any failure
+(`judge.py --selftest` first shows each of these failing on a forged
+console).
 
 {fails}
 Last run: {when}, {total} s for the whole matrix on {cpus} cores (TCG).
@@ -339,6 +378,27 @@ def selftest():
               "--best-effort: NOT ENFORCED: truncate only under the "
               "writable roots (needs Landlock ABI 3 (Linux 6.2)); no signal"
               " to processes outside (needs x) [Linux 6.1]")
+    signal = {"guarantee": "no signal to processes outside",
+              "needed": True, "held": False, "held_by": [],
+              "would_hold": "x"}
+
+    def guar(unheld, held=("no udp",)):
+        gs = [signal] + [{"guarantee": n, "needed": True, "held": False,
+                          "held_by": [], "would_hold": "y"} for n in unheld]
+        gs += [{"guarantee": n, "needed": True, "held": True,
+                "held_by": ["the seccomp filter"], "would_hold": None}
+               for n in held]
+        return f"@@GUAR cordon-test-nouserns {json.dumps(gs)}"
+
+    def refusal(n):
+        return (f"@@NOTHELD cordon-test-nouserns contain: cordon: refusing "
+                f"to run: {n}: nothing here holds it; it needs z (this is "
+                "Linux 6.1)")
+
+    refused = sub(f"{nu} test=run status=0", f"{nu} test=run status=125")
+    refused_c = sub(f"{nu} test=contain status=1 verdict=held",
+                    f"{nu} test=contain status=125 verdict=refused")
+    refused = (lambda r, c: lambda ls: c(r(ls)))(refused, refused_c)
     be_breach = sub(f"{nu} test=contain-be status=1 verdict=held",
                     f"{nu} test=contain-be status=1 "
                     "verdict=BREACHED:truncated,signalled")
@@ -374,6 +434,26 @@ def selftest():
         ("no userns: a breach the banner does not name",
          lambda ls: be_breach(ls) + [banner.replace("truncate", "chmod")],
          1),
+        ("no userns: probe agrees", lambda ls: refused(ls) + [
+            guar(["truncate only under the writable roots"]), banner,
+            refusal("truncate only under the writable roots"),
+            refusal("no signal to processes outside")], 0),
+        ("no userns: ran, probe says not held", lambda ls: ls + [
+            guar(["truncate only under the writable roots"]), banner], 1),
+        ("no userns: the banner leaves out what probe says is not held",
+         lambda ls: refused(ls) + [
+             guar(["no udp", "truncate only under the writable roots"], ()),
+             banner, refusal("truncate only under the writable roots"),
+             refusal("no signal to processes outside")], 1),
+        ("no userns: the banner names what probe says is held",
+         lambda ls: refused(ls) + [
+             guar([], ("truncate only under the writable roots",)),
+             banner, refusal("truncate only under the writable roots"),
+             refusal("no signal to processes outside")], 1),
+        ("no userns: the refusal leaves out what the banner names",
+         lambda ls: refused(ls) + [
+             guar(["truncate only under the writable roots"]), banner,
+             refusal("truncate only under the writable roots")], 1),
     ]
     bad = 0
     with tempfile.TemporaryDirectory() as d:
