@@ -49,10 +49,21 @@ static int put(const char *path, int flags, const char *buf, size_t len)
 	return close(fd) == 0 && ok;
 }
 
+/* @s as a number, or -1 when it is not one. */
+static long num(const char *s)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	return errno || end == s || *end ? -1 : v;
+}
+
 static struct sockaddr_in loopback(const char *port)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET,
-				   .sin_port = htons((uint16_t)atoi(port)),
+				   .sin_port = htons((uint16_t)num(port)),
 				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	return sin;
 }
@@ -61,7 +72,8 @@ static int tcp(const char *port)
 {
 	struct sockaddr_in sin = loopback(port);
 	int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	int ok = s >= 0 && connect(s, (struct sockaddr *)&sin, sizeof(sin)) == 0;
+	int ok =
+		s >= 0 && connect(s, (struct sockaddr *)&sin, sizeof(sin)) == 0;
 
 	if (s >= 0)
 		close(s);
@@ -119,7 +131,9 @@ int main(int argc, char **argv)
 	ok &= say("truncate", argv[5], syscall(SYS_truncate, argv[5], 0) == 0);
 	ok &= say("connect tcp", argv[6], tcp(argv[6]));
 	ok &= say("send udp", argv[7], udp(argv[7]));
-	ok &= say("kill", argv[8], syscall(SYS_kill, atoi(argv[8]), SIGTERM) == 0);
+	ok &= say("kill", argv[8],
+		  num(argv[8]) > 0 &&
+			  syscall(SYS_kill, num(argv[8]), SIGTERM) == 0);
 	fflush(stdout);
 	return ok ? 0 : 1;
 }
