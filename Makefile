@@ -220,7 +220,7 @@ $(B)/helpers/escape: LIBS += -luring
 STATIC_HELPERS = $(B)/helpers/unixpeer $(B)/helpers/inetpeer \
 	$(B)/helpers/refuseloop $(B)/helpers/ttygrab $(B)/helpers/credpeer \
 	$(B)/helpers/peercap $(B)/helpers/tcplisten $(B)/helpers/tmprace \
-	$(B)/helpers/sockswap
+	$(B)/helpers/sockswap $(B)/helpers/breakout
 $(STATIC_HELPERS): CFLAGS := $(filter-out $(SAN),$(CFLAGS))
 $(STATIC_HELPERS): LDFLAGS := $(filter-out $(SAN),$(LDFLAGS)) -static
 $(STATIC_HELPERS): LIBS =

@@ -183,10 +183,12 @@ bool ns_refused(struct feature_set *s, int err)
 			s->f[i].available = false;
 		/* the filter's SysV rule goes on where the IPC namespace
 		 * is not (sysfilter.c): as its other rules */
-		if (strcmp(s->f[i].name, FEATURE_SYSV) == 0)
+		if (strcmp(s->f[i].name, FEATURE_SYSV) == 0) {
+			s->f[i].needed = true;
 			s->f[i].available =
 				feature_find(s, FEATURE_TIOCSTI) &&
 				feature_find(s, FEATURE_TIOCSTI)->available;
+		}
 	}
 	return true;
 }

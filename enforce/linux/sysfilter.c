@@ -77,7 +77,8 @@ void sysfilter_features(const struct policy *p, struct feature_set *s)
 	}
 	/* installed where the IPC namespace is not (ns.c's rows first) */
 	f.name = FEATURE_SYSV;
-	f.available = f.available && !(ipc && ipc->available);
+	f.needed = !(ipc && ipc->available);
+	f.available = f.available && f.needed;
 	feature_add(s, f);
 }
 

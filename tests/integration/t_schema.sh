@@ -51,7 +51,13 @@ test_schema_probe_json() {
 	python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["ok"] is False and d["landlock_abi"] == 0, d
-assert any(f["state"] == "MISSING" for f in d["features"]), d' "$T/weak.json" ||
+assert any(f["state"] == "MISSING" for f in d["features"]), d
+g = {x["guarantee"]: x for x in d["guarantees"]}
+r = g["read only the readable roots"]
+assert r["needed"] and not r["held"] and r["held_by"] == [], r
+assert r["would_hold"].startswith("Landlock ABI 1 (Linux 5.13)"), r
+w = g["write, create or remove only under the writable roots"]
+assert w["held"] and w["held_by"] == ["the mount namespace"], w' "$T/weak.json" ||
 		fail "the weak host's probe is not what it should be"
 }
 
@@ -240,7 +246,7 @@ test_schema_json_refusal_of_session_start() {
 	assert_status 125
 	cp "$T/stdout" "$T/err.json"
 	schema_valid session-start "$T/err.json"
-	assert_stdout_has '"message":"refusing to run: the kernel cannot enforce '
+	assert_stdout_has '"message":"refusing to run: read only the readable roots: nothing here holds it; '
 	assert_stderr_has "^cordon: refusing to run: "
 	"$CORDON" session list --json > "$T/after" || fail "session list"
 	cmp -s "$T/before" "$T/after" || { cat "$T/before" "$T/after"; fail "a session started"; }
@@ -389,7 +395,11 @@ test_schema_rejects_wrong_documents() {
 	schema_valid probe "$T/p.json"
 	for m in 'd["features"][0]["ok"] = False' 'd["ok"] = False' \
 		'd["features"][0]["layer"] = "magic"' 'd["landlock_abi"] = -38' \
-		'del d["kernel"]' 'd["features"][-1]["state"] = "NOT ENFORCED"'; do
+		'del d["kernel"]' 'd["features"][-1]["state"] = "NOT ENFORCED"' \
+		'del d["guarantees"]' 'd["guarantees"][0]["held"] = False' \
+		'd["guarantees"][0]["held_by"] = ["magic"]' \
+		'd["guarantees"][0]["would_hold"] = "x"' \
+		'd["guarantees"][0]["held_by"] = []'; do
 		mutate "$T/p.json" "$T/bad" "$m"
 		schema_invalid probe "$T/bad"
 	done
