@@ -35,16 +35,22 @@ int broker_install(enum net_mode net, int *listener, char *err, size_t errlen)
 		return -errno;
 	}
 	/* with seccomp(2): libseccomp 2.5 cannot ask for
-	 * WAIT_KILLABLE_RECV */
+	 * WAIT_KILLABLE_RECV.  Before Linux 5.19 there is no such flag: a
+	 * signal that lands while the broker performs a call ends the
+	 * command's wait, and a restarted connect or send is performed
+	 * again (EISCONN, or a datagram sent twice): doc/kernels.md. */
 	*listener = (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
 				 SECCOMP_FILTER_FLAG_NEW_LISTENER |
 					 SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
 				 &prog);
+	if (*listener < 0 && errno == EINVAL)
+		*listener =
+			(int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
+				     SECCOMP_FILTER_FLAG_NEW_LISTENER, &prog);
 	if (*listener < 0) {
 		snprintf(err, errlen,
 			 "cannot install the broker's filter: %s "
-			 "(needs seccomp user notification with "
-			 "WAIT_KILLABLE_RECV, Linux 5.19)",
+			 "(needs seccomp user notification, Linux 5.6)",
 			 strerror(errno));
 		return -errno;
 	}

@@ -55,9 +55,9 @@ static bool listener_free(void)
 	       WEXITSTATUS(st) == 0;
 }
 
-/* Does the kernel take a listener that waits killable once a call is
- * received?  Flags are checked before the program is read: EFAULT for
- * a missing program means they are known. */
+/* Does the kernel take a listener (Linux 5.0; the broker's calls need
+ * 5.6: pidfd_getfd, openat2)?  Flags are checked before the program is
+ * read: EFAULT for a missing program means they are known. */
 static bool has_user_notif(void)
 {
 	unsigned int action = SECCOMP_RET_USER_NOTIF;
@@ -65,10 +65,9 @@ static bool has_user_notif(void)
 	if (syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) != 0)
 		return false;
 	return syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER,
-		       SECCOMP_FILTER_FLAG_NEW_LISTENER |
-			       SECCOMP_FILTER_FLAG_WAIT_KILLABLE_RECV,
-		       NULL) < 0 &&
-	       errno == EFAULT && listener_free();
+		       SECCOMP_FILTER_FLAG_NEW_LISTENER, NULL) < 0 &&
+	       errno == EFAULT && syscall(SYS_pidfd_getfd, -1, 0, 0) < 0 &&
+	       errno == EBADF && listener_free();
 }
 
 void sockgate_features(struct feature_set *s)
@@ -77,7 +76,7 @@ void sockgate_features(struct feature_set *s)
 			       .layer = "broker",
 			       .name = FEATURE_BROKER,
 			       .needs = "seccomp user notification "
-					"(Linux 5.19), and no other "
+					"(Linux 5.6), and no other "
 					"supervisor's above",
 			       .needed = true,
 			       .available = has_user_notif(),

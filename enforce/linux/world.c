@@ -3,29 +3,34 @@
  * grants.
  *
  * Landlock refuses what the policy does not grant, where the kernel has
- * it (5.13 on, and only when "landlock" is in the lsm= list).  The world
- * holds the same confinement with mounts alone, on every kernel: a fresh
- * tmpfs becomes the root, each root of the policy (read, write, execute
- * or connect) is bound into it at its own path, and the directories
- * above them are empty directories of the tmpfs, as bubblewrap builds
- * one.  What no root grants is not there: a static binary finds no
- * ~/.ssh to read, no /var to write, no program outside the exec roots to
- * run, whatever it calls.  The flags (read-only, noexec) are mounts.c's,
- * set after this on the world's mounts.  Where Landlock exists both hold:
- * Landlock's refusals say EACCES, the world's ENOENT.
+ * it (5.13 on, and only when "landlock" is in the lsm= list).  Where it
+ * does not, the world holds the same confinement with mounts alone: a
+ * fresh tmpfs becomes the root, each root of the policy (read, write,
+ * execute or connect) is bound into it at its own path, and the
+ * directories above them are directories of the tmpfs, as bubblewrap
+ * builds one.  What no root grants is not there: a static binary finds
+ * no ~/.ssh to read, no /var to write, no program outside the exec roots
+ * to run, whatever it calls.  The flags (read-only, noexec) are
+ * mounts.c's, set after this on the world's mounts.
  *
- * Beside the roots the world keeps the launcher's report socket, the
+ * Beside the roots that world keeps the launcher's report socket, the
  * working directory (empty when no root grants it, so that the command
  * starts where it was asked to and reads nothing there), and the mount
  * points the rest of the namespace needs (/proc, /dev, /run).  In each
  * directory it makes, the host's other names have stand-ins: a symbolic
  * link as it is (/bin -> usr/bin: a link shows a name and its target,
  * as readlink does under Landlock, and leads only where the world has
- * something), anything else an empty directory or file of mode 000.  A
- * name is seen as it is under Landlock (which checks no stat), so the
- * shim explains a refusal the same way on every kernel, and a program
- * that tests for ~/.gitconfig finds it as it would bare; what is in it,
- * or under it, is not there.
+ * something), anything else an empty directory or file of mode 000: a
+ * program that tests for ~/.gitconfig finds it as it would bare; what
+ * is in it, or under it, is not there.
+ *
+ * Where Landlock holds the reads, the world is the host's tree, bound
+ * whole: Landlock checks no stat, and the shim, to name the narrowest
+ * grant for a refused path, must find how far that path exists (a
+ * stand-in directory holds nothing below it: the grant it could name
+ * would be the stand-in, wider than needed).  Both worlds have a /dev of
+ * their own (make_dev()), which Landlock alone cannot give: no disk or
+ * other device of the host, which a root user's command could read.
  *
  * How: a tmpfs over /tmp of this (private) mount namespace is a staging
  * root; pivot_root into it leaves the host's tree at /oldroot, the
