@@ -15,7 +15,10 @@
  */
 #include "enforce/linux/linux.h"
 
-#define BY(...) { __VA_ARGS__ }
+#define BY(...)                                                                \
+	{                                                                      \
+		__VA_ARGS__                                                    \
+	}
 
 void guarantees_add(const struct policy *p, struct feature_set *s)
 {
@@ -62,7 +65,8 @@ void guarantees_add(const struct policy *p, struct feature_set *s)
 		{ "no SysV IPC of the host", true,
 		  BY(FEATURE_IPCNS, FEATURE_SYSV) },
 		{ "no /dev/shm of the host", true, BY(FEATURE_SHM) },
-		{ "no terminal of the host (other ptys)", true, BY(FEATURE_PTS) },
+		{ "no terminal of the host (other ptys)", true,
+		  BY(FEATURE_PTS) },
 		{ "no terminal input injection (TIOCSTI)", true,
 		  BY(FEATURE_TIOCSTI) },
 		{ "protected paths in writable roots stay read-only", true,

@@ -60,9 +60,8 @@ static bool listed(const char **words, size_t n, const char *w)
 	return false;
 }
 
-size_t guarantee_holders(const struct feature_set *s,
-			 const struct guarantee *g, const char **words,
-			 size_t max)
+size_t guarantee_holders(const struct feature_set *s, const struct guarantee *g,
+			 const char **words, size_t max)
 {
 	size_t n = 0;
 
@@ -124,8 +123,7 @@ bool guarantee_serves(const struct guarantee *g, const struct feature *f)
 	return false;
 }
 
-bool feature_alone_missing(const struct feature_set *s,
-			   const struct feature *f)
+bool feature_alone_missing(const struct feature_set *s, const struct feature *f)
 {
 	if (!f->needed || f->advisory || f->available)
 		return false;

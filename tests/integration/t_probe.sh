@@ -72,3 +72,33 @@ test_probe_network_rows_prove_their_own_layer() {
 	assert_stdout_has '^landlock  connect to an abstract UNIX socket outside .* held  *Landlock lacks it; the whole sandbox denied it'
 	assert_stdout_has "^net  *reach the host's loopback with network off .* enforced"
 }
+
+# The guarantees come first, each with what holds it here; without user
+# namespaces, Landlock and the filter still hold what they can, and the
+# others say what would hold them.  The JSON says the same.
+test_probe_lists_guarantees_and_what_holds_each() {
+	cordon probe --json
+	assert_status 0
+	python3 -c 'import json, sys
+g = {x["guarantee"]: x for x in json.load(open(sys.argv[1]))["guarantees"]}
+s = g["no signal to processes outside"]
+assert s["held"] and s["held_by"] == ["Landlock", "the PID namespace"], s
+assert s["would_hold"] is None, s
+assert all(x["held"] for x in g.values() if x["needed"]), g' "$T/stdout" ||
+		fail "probe --json's guarantees are not what they should be"
+	cordon probe
+	assert_status 0
+	head -1 "$T/stdout" | grep -q '^GUARANTEE  *HELD BY$' || fail "the guarantees do not come first"
+	assert_stdout_has '^no signal to processes outside  *held by Landlock and the PID namespace$'
+	assert_stdout_lacks 'NOT HELD'
+	probe_weak --no-namespaces
+	assert_status 1
+	assert_stdout_has '^no signal to processes outside  *held by Landlock$'
+	assert_stdout_has '^no SysV IPC of the host  *held by the seccomp filter$'
+	assert_stdout_has '^no TCP beyond the grant  *held by Landlock and the seccomp filter$'
+	assert_stdout_has '^change metadata only under the writable roots  *NOT HELD: needs the mount namespace (.*namespaces'
+	assert_stdout_has '^no /proc view of processes outside (listing, command lines)  *NOT HELD: needs the PID namespace ('
+	# the live checks agree: the filter holds SysV IPC, nothing chmod
+	assert_stdout_has '^ipc  *write a SysV shared memory segment outside .* enforced  *denied (Operation not permitted)'
+	assert_stdout_has 'chmod a file outside the writable roots.*NOT ENFORCED'
+}
