@@ -265,11 +265,13 @@ $(B)/bench/%: scripts/bench/%.c
 bench: all $(BENCH_BINS)
 	scripts/bench/run.sh $(B)
 
-# The kernel matrix (scripts/kernels/matrix.sh), table in doc/kernels.md
-# (KERNELS_OUT: CI writes it into the build instead): its containment
+# The kernel matrix (scripts/kernels/matrix.sh), tables in doc/kernels.md
+# and, after a run of all rows, README.md's (KERNELS_OUT, KERNELS_README:
+# CI writes into the build and leaves the README): its containment
 # helper is static (no shim sees it).  KERNELS selects rows (boot.sh's
 # keys: 5.10 6.1 6.1-nolandlock 6.12 7).  CI runs the whole (.ci/run).
 KERNELS_OUT ?= doc/kernels.md
+KERNELS_README ?= README.md
 $(B)/kernels/contain: scripts/kernels/contain.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -277,7 +279,8 @@ $(B)/kernels/contain: scripts/kernels/contain.c
 
 kernels: $(B)/cordon $(SHIM_LIB) $(B)/kernels/contain
 	scripts/install-deps.sh
-	KERNELS="$(KERNELS)" scripts/kernels/matrix.sh $(B) $(KERNELS_OUT)
+	KERNELS="$(KERNELS)" scripts/kernels/matrix.sh $(B) $(KERNELS_OUT) \
+		$(KERNELS_README)
 
 test: check-docs check-layers unit integration
 

@@ -28,6 +28,7 @@
 #include "enforce/linux/linux.h"
 #include "enforce/linux/mounts.h"
 #include "enforce/base/base.h"
+#include "shim/core/landlock.h"
 
 static int ns_flags(void)
 {
@@ -80,10 +81,10 @@ static bool can_unshare(int extra)
 }
 
 /* The rows of the namespace layer.  FEATURE_WORLD: a root holding the
- * granted roots alone (a tmpfs, each root bound in, pivot_root), which
- * holds reading, writing, executing and devices where Landlock is
- * absent.  Until mounts.c builds it, there is no such row. */
-#define WORLD_BUILT false
+ * granted roots alone (a tmpfs, each root bound in, pivot_root:
+ * world.c), which holds reading, writing, executing and devices; built
+ * where Landlock is absent (where it is, the host's tree stays, for the
+ * shim's explanations), and so a row only there. */
 
 static const struct {
 	const char *layer, *name;
@@ -163,7 +164,7 @@ void ns_features(const struct policy *p, struct feature_set *s, bool trial)
 	bool net_ok = ok && (!trial || !own_net || can_unshare(CLONE_NEWNET));
 
 	deferred = !trial;
-	ns_add_rows(p, s, ok, net_ok, WORLD_BUILT,
+	ns_add_rows(p, s, ok, net_ok, landlock_abi() < 1,
 		    geteuid() == 0 ? "namespaces, which a container may refuse"
 				   : userns_needs());
 }
@@ -183,12 +184,8 @@ bool ns_refused(struct feature_set *s, int err)
 			s->f[i].available = false;
 		/* the filter's SysV rule goes on where the IPC namespace
 		 * is not (sysfilter.c): as its other rules */
-		if (strcmp(s->f[i].name, FEATURE_SYSV) == 0) {
+		if (strcmp(s->f[i].name, FEATURE_SYSV) == 0)
 			s->f[i].needed = true;
-			s->f[i].available =
-				feature_find(s, FEATURE_TIOCSTI) &&
-				feature_find(s, FEATURE_TIOCSTI)->available;
-		}
 	}
 	return true;
 }

@@ -75,10 +75,10 @@ void sysfilter_features(const struct policy *p, struct feature_set *s)
 		f.name = always[i];
 		feature_add(s, f);
 	}
-	/* installed where the IPC namespace is not (ns.c's rows first) */
+	/* needed (installed) where the IPC namespace is not: ns.c's rows
+	 * come first; a row not needed holds no guarantee (guarantee.c) */
 	f.name = FEATURE_SYSV;
 	f.needed = !(ipc && ipc->available);
-	f.available = f.available && f.needed;
 	feature_add(s, f);
 }
 

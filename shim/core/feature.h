@@ -91,7 +91,8 @@ const struct feature *feature_find(const struct feature_set *s,
 const struct guarantee *guarantee_find(const struct feature_set *s,
 				       const char *name);
 
-/* Is @g held here: is one of its rows available? */
+/* Is @g held here: is one of its rows available, and needed (a row
+ * the policy does not need is not applied)? */
 bool guarantee_held(const struct feature_set *s, const struct guarantee *g);
 
 /*

@@ -3,7 +3,8 @@
  * on this host, by what, and what would hold the others (feature.h).
  *
  * A guarantee is held when any one of its rows (mechanisms) is
- * available: defense in depth where several are, the one left where
+ * available and used (needed) for this policy: defense in depth where
+ * several are, the one left where
  * the kernel lacks the others.  Counting rows instead would refuse a
  * kernel whose Landlock lacks a right that a namespace holds anyway.
  */
@@ -41,7 +42,7 @@ bool guarantee_held(const struct feature_set *s, const struct guarantee *g)
 	for (size_t k = 0; k < GUARANTEE_BY_MAX; k++) {
 		const struct feature *f = feature_find(s, g->by[k]);
 
-		if (f && f->available)
+		if (f && f->available && f->needed)
 			return true;
 	}
 	return false;
@@ -68,7 +69,7 @@ size_t guarantee_holders(const struct feature_set *s, const struct guarantee *g,
 	for (size_t k = 0; k < GUARANTEE_BY_MAX && n < max; k++) {
 		const struct feature *f = feature_find(s, g->by[k]);
 
-		if (f && f->available &&
+		if (f && f->available && f->needed &&
 		    !listed(words, n, feature_mechanism(f)))
 			words[n++] = feature_mechanism(f);
 	}

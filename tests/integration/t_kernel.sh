@@ -4,23 +4,32 @@ need_helper() {
 	[ -x "$HELPERS/$1" ] || fail "helper $1 was not built"
 }
 
-test_no_landlock_refuses_and_never_runs() {
+# Without Landlock the world holds the files (t_world.sh); a TCP port
+# (--connect, the network shared) only Landlock holds: refused by name.
+test_no_landlock_refuses_what_only_landlock_holds() {
 	need_helper nolandlock
-	"$HELPERS/nolandlock" -- "$CORDON" -- touch "$T/ws/ran" \
+	"$HELPERS/nolandlock" -- "$CORDON" --connect 443 -- touch "$T/ws/ran" \
 		> "$T/stdout" 2> "$T/stderr"
 	status=$?
 	assert_status 125
 	assert_absent "$T/ws/ran"
-	assert_stderr_has "refusing to run: read only the readable roots: nothing here holds it; it needs Landlock ABI 1 (Linux 5.13)"
-	# The twin: the same command under cordon on the real kernel runs.
-	cordon -- touch "$T/ws/ran"
+	assert_stderr_has "refusing to run: no TCP beyond the grant: nothing here holds it; it needs Landlock ABI 4 (Linux 6.7)"
+	assert_stderr_lacks "read only the readable roots"
+	# The twins: without the port it runs there; with Landlock too.
+	"$HELPERS/nolandlock" -- "$CORDON" -- touch "$T/ws/ran" \
+		> "$T/stdout" 2> "$T/stderr"
+	status=$?
+	assert_status 0
+	assert_exists "$T/ws/ran"
+	rm -f "$T/ws/ran"
+	cordon --connect 443 -- touch "$T/ws/ran"
 	assert_status 0
 	assert_exists "$T/ws/ran"
 }
 
 test_no_landlock_disabled_at_boot_hint() {
 	need_helper nolandlock
-	"$HELPERS/nolandlock" --errno EOPNOTSUPP -- "$CORDON" -- true \
+	"$HELPERS/nolandlock" --errno EOPNOTSUPP -- "$CORDON" --connect 443 -- true \
 		> "$T/stdout" 2> "$T/stderr"
 	status=$?
 	assert_status 125
@@ -29,12 +38,13 @@ test_no_landlock_disabled_at_boot_hint() {
 
 test_no_landlock_best_effort_runs_and_warns() {
 	need_helper nolandlock
-	"$HELPERS/nolandlock" -- "$CORDON" --best-effort -- touch "$T/ws/ran" \
-		> "$T/stdout" 2> "$T/stderr"
+	"$HELPERS/nolandlock" -- "$CORDON" --connect 443 --best-effort -- \
+		touch "$T/ws/ran" > "$T/stdout" 2> "$T/stderr"
 	status=$?
 	assert_status 0
 	assert_exists "$T/ws/ran"
-	assert_stderr_has "WARNING: --best-effort: NOT ENFORCED: read only the readable roots (needs Landlock ABI 1 (Linux 5.13)"
+	assert_stderr_has "WARNING: --best-effort: NOT ENFORCED: no TCP beyond the grant (needs Landlock ABI 4 (Linux 6.7)"
+	assert_stderr_lacks "read only the readable roots"
 	[ "$(grep -c WARNING "$T/stderr")" -eq 1 ] || fail "not one warning line"
 }
 

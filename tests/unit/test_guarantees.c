@@ -251,15 +251,20 @@ Test(guarantees, a_row_of_no_guarantee_refuses_alone)
 }
 
 /* The filter's SysV rule holds where the IPC namespace is not, and is
- * not counted where it is (it is not installed there). */
+ * not counted where it is (not needed: it is not installed there); the
+ * seccomp layer stays whole either way (the launcher installs the
+ * filter only when every row of its layer is available). */
 Test(guarantees, sysv_filter_only_without_ipc_namespace)
 {
 	static struct feature_set s;
 	struct policy p = { .net = NET_OFF };
 
 	host(&s, &p, 7, true, true);
-	cr_assert(!feature_find(&s, FEATURE_SYSV)->available);
+	cr_assert(!feature_find(&s, FEATURE_SYSV)->needed);
 	cr_assert_str_eq(by(&s, G_SYSV), "the IPC namespace");
+	cr_assert(feature_layer_ok(&s, "seccomp"));
 	host(&s, &p, 7, false, true);
-	cr_assert(feature_find(&s, FEATURE_SYSV)->available);
+	cr_assert(feature_find(&s, FEATURE_SYSV)->needed);
+	cr_assert_str_eq(by(&s, G_SYSV), "the seccomp filter");
+	cr_assert(feature_layer_ok(&s, "seccomp"));
 }
