@@ -3,8 +3,10 @@
 # this machine's root shared read-only, run guest.sh in it, and keep its
 # console.
 #
-#   boot.sh KEY BUILD LOG      KEY as fetch.sh takes it; BUILD the build
-#                              directory whose cordon the guest runs
+#   boot.sh KEY BUILD LOG      KEY as fetch.sh takes it, or KEY-nolandlock
+#                              (that kernel with Landlock left out of
+#                              lsm=); BUILD the build directory whose
+#                              cordon the guest runs
 #
 # Exit 0 when the guest booted and said @@DONE, 1 otherwise; the console
 # is in LOG either way.  $CORDON_KERNEL_TIMEOUT (seconds, default 900)
@@ -16,6 +18,12 @@ build=$(cd "${2:?usage: boot.sh KEY BUILD LOG}" && pwd)
 log=${3:?usage: boot.sh KEY BUILD LOG}
 here=$(cd "$(dirname "$0")" && pwd)
 
+# Landlock is not in Debian's default list of LSMs on every kernel;
+# capability is always there.
+lsm=landlock,lockdown,capability,yama,apparmor
+case $key in
+*-nolandlock) key=${key%-nolandlock} lsm=lockdown,capability,yama,apparmor ;;
+esac
 kdir=$("$here/fetch.sh" "$key")
 initrd="$kdir/kmatrix-initramfs.cpio.gz"
 if [ ! -f "$initrd" ] || [ "$here/init" -nt "$initrd" ] ||
@@ -24,8 +32,7 @@ if [ ! -f "$initrd" ] || [ "$here/init" -nt "$initrd" ] ||
 	mv "$initrd.new" "$initrd"
 fi
 
-# Landlock is not in Debian's default list of LSMs on every kernel.
-append="console=ttyS0 panic=-1 loglevel=4 lsm=landlock,lockdown,yama,apparmor"
+append="console=ttyS0 panic=-1 loglevel=4 lsm=$lsm"
 append="$append cordon.run=$here/guest.sh cordon.build=$build"
 append="$append ${CORDON_KERNEL_APPEND:-}"
 

@@ -6,17 +6,21 @@
 # again with user.max_user_namespaces at 0 (cordon-test-nouserns), and
 # powers off.
 #
-# Each result is one console line the host parses (matrix.sh):
-#   @@RESULT user=USER test=TEST status=N [built=B] [verdict=V twin=T]
-# followed by its output's first 80 lines as "@@OUT TEST: ...".
+# Each result is one console line the host parses (judge.py):
+#   @@RESULT user=USER test=TEST status=N [built=B] [verdict=V] [twin=T]
+# followed by its output's first lines as "@@OUT TEST: ...";
+#   @@GUAR USER JSON        probe --json's "guarantees" (none: no key)
+#   @@NOTHELD USER TEST: L  a line where cordon named what it does not
+#                           enforce (the --best-effort banner, a refusal)
 # Tests: probe (cordon probe), run (cordon -- true), best-effort
 # (cordon --best-effort -- true), build (cordon -- cc, a hello world in
-# the workspace), contain (contain.c under
-# cordon --best-effort: a file written outside the workspace, a secret
-# under ~/.ssh copied into it, a file outside truncated by name, a TCP
-# listener outside reached, a process outside signalled; checked here,
-# from outside, after cordon exits, and the same run bare, its twin,
-# which must do all).
+# the workspace), contain and contain-be (contain.c under `cordon --`
+# with no options, and under `cordon --best-effort --`: a new file
+# created outside the writable roots, an existing one appended to, a
+# secret under ~/.ssh copied into the workspace, a file outside
+# truncated by name, a TCP and a UDP listener outside reached, a process
+# outside signalled; checked here, from outside, after cordon exits),
+# and twin (the same attempt bare, which must do all of it).
 #
 #   guest.sh --tests BUILD     (as each user) run the tests
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -31,62 +35,153 @@ result() {
 	out=$(timeout 300 "$@" 2>&1 </dev/null)
 	st=$?
 	echo "@@RESULT user=$who test=$t status=$st"
-	printf '%s\n' "$out" | head -n 80 | sed "s/^/@@OUT $t: /"
+	# The first lines, and any later one saying what failed.
+	printf '%s\n' "$out" | awk 'NR <= 80 || /NOT ENFORCED|went through|rror/' |
+		sed "s/^/@@OUT $t: /"
 }
 
-# The things outside that contain attacks: $victim (a file outside the
-# writable roots, "keep"), a TCP listener on the guest's loopback that
-# counts its connections into $count ($port), a process ($sleeper).
+# The things outside that contain attacks, fresh for each attempt:
+# $written and $victim (files outside the writable roots, "keep"),
+# $created (absent), TCP and UDP listeners on the guest's loopback that
+# count what reaches them into $count.tcp and $count.udp ($tport,
+# $uport), a process ($sleeper).
 setup_outside() {
+	echo keep >"$written"
 	echo keep >"$victim"
-	count=$HOME/kmatrix-count
-	rm -f "$count" "$count.port"
+	rm -f "$created" "$copy" "$ran" "$count".*
 	python3 -c '
-import socket, sys, os
-s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(8); s.settimeout(120)
-open(sys.argv[1] + ".port", "w").write(str(s.getsockname()[1]))
-n = 0
-open(sys.argv[1], "w").write("0")
+import os, select, socket, sys
+base = sys.argv[1]
+t = socket.socket(); t.bind(("127.0.0.1", 0)); t.listen(8)
+u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); u.bind(("127.0.0.1", 0))
+n = {t: 0, u: 0}
+def note(s, name):
+    open(base + ".tmp", "w").write(str(n[s]))
+    os.rename(base + ".tmp", base + "." + name)
+note(t, "tcp"); note(u, "udp")
+open(base + ".ports", "w").write("%d %d\n" % (t.getsockname()[1], u.getsockname()[1]))
 while True:
-    try:
-        c, _ = s.accept()
-    except OSError:
+    r, _, _ = select.select([t, u], [], [], 300)
+    if not r:
         break
-    n += 1; c.close()
-    open(sys.argv[1] + ".tmp", "w").write(str(n)); os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+    for s in r:
+        if s is t:
+            c, _ = t.accept(); c.close(); n[t] += 1; note(t, "tcp")
+        else:
+            u.recvfrom(64); n[u] += 1; note(u, "udp")
 ' "$count" &
 	listener=$!
 	i=0
-	while [ ! -s "$count.port" ] && [ $i -lt 100 ]; do
+	while [ ! -s "$count.ports" ] && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	port=$(cat "$count.port" 2>/dev/null || echo 1)
-	sleep 120 &
+	read -r tport uport <"$count.ports" || { tport=1 uport=1; }
+	sleep 300 &
 	sleeper=$!
 }
 
 teardown_outside() {
 	kill "$listener" "$sleeper" 2>/dev/null
 	wait "$listener" "$sleeper" 2>/dev/null
-	rm -f "$count.port"
+}
+
+# Whether process $1 lives (a zombie does not).
+alive() {
+	s=$(sed 's/.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)
+	[ -n "$s" ] && [ "$s" != Z ]
+}
+
+# What reached outside, from outside, as "created-outside wrote-outside
+# ..." (empty: nothing).  The listeners get a moment to count.
+breaches() {
+	sleep 1
+	got=""
+	[ -e "$created" ] && got="$got created-outside"
+	[ "$(cat "$written" 2>/dev/null)" = keep ] || got="$got wrote-outside"
+	cmp -s "$secret" "$copy" && got="$got copied-secret"
+	[ "$(cat "$victim" 2>/dev/null)" = keep ] || got="$got truncated"
+	[ "$(cat "$count.tcp" 2>/dev/null)" = 0 ] || got="$got tcp"
+	[ "$(cat "$count.udp" 2>/dev/null)" = 0 ] || got="$got udp"
+	alive "$sleeper" || got="$got signalled"
+	echo $got
+}
+
+all_breaches="created-outside wrote-outside copied-secret truncated tcp udp signalled"
+
+# contain TEST [CORDON OPTIONS]: the attempt under `cordon OPTIONS --`,
+# its verdict from outside: held (it ran, nothing reached outside),
+# refused (125), did-not-run, or BREACHED:WHAT.  Also the lines cordon
+# said about what it does not enforce (@@NOTHELD: the banner, the
+# refusal).
+contain() {
+	t=$1
+	shift
+	setup_outside
+	out=$(timeout 300 "$cordon" "$@" -- "$helper" "$ran" "$created" \
+		"$written" "$secret" "$copy" "$victim" "$tport" "$uport" \
+		"$sleeper" 2>&1 </dev/null)
+	st=$?
+	got=$(breaches)
+	teardown_outside
+	if [ -n "$got" ]; then
+		verdict="BREACHED:$(echo $got | tr ' ' ,)"
+	elif [ "$st" -eq 125 ]; then
+		verdict=refused
+	elif [ ! -e "$ran" ]; then
+		verdict=did-not-run
+	else
+		verdict=held
+	fi
+	echo "@@RESULT user=$who test=$t status=$st verdict=$verdict"
+	printf '%s\n' "$out" | grep -E 'NOT ENFORCED|refusing to run' |
+		sed "s/^/@@NOTHELD $who $t: /"
+	printf '%s\n' "$out" | head -n 20 | sed "s/^/@@OUT $t: /"
+}
+
+# The bare twin: the same attempt without cordon must reach everything.
+twin() {
+	setup_outside
+	out=$("$helper" "$ran" "$created" "$written" "$secret" "$copy" \
+		"$victim" "$tport" "$uport" "$sleeper" 2>&1 </dev/null)
+	got=$(breaches)
+	teardown_outside
+	tw=ok
+	[ -e "$ran" ] && [ "$got" = "$all_breaches" ] ||
+		tw="FAILED:$(echo "${got:-nothing}" | tr ' ' ,)"
+	echo "@@RESULT user=$who test=twin status=0 twin=$tw"
+	printf '%s\n' "$out" | sed "s/^/@@OUT twin: /"
 }
 
 tests() {
 	b=$1
 	who=${KMATRIX_WHO:-$(id -un)}
 	cordon=$b/cordon
+	# In the default exec roots (/usr): `cordon --` needs no option.
+	helper=/usr/local/bin/kmatrix-contain
 	ws=$HOME/kmatrix-ws
 	secret=$HOME/.ssh/kmatrix-secret
-	outside=$HOME/kmatrix-outside
 	copy=$ws/stolen
 	ran=$ws/ran
-	rm -rf "$ws" "$outside"
+	created=$HOME/kmatrix-created
+	written=$HOME/kmatrix-written
+	victim=$HOME/kmatrix-victim
+	count=$HOME/kmatrix-count
+	rm -rf "$ws"
 	mkdir -p "$ws" "$HOME/.ssh"
 	echo "kmatrix-secret-$(od -An -N8 -tx8 /dev/urandom | tr -d ' ')" >"$secret"
 	chmod 600 "$secret"
 	cd "$ws" || exit 1
 	result probe "$cordon" probe
+	# The guarantees of `probe --json`, one line (none: no such key).
+	"$cordon" probe --json 2>/dev/null </dev/null | python3 -c '
+import json, sys
+try:
+    g = json.load(sys.stdin).get("guarantees")
+except ValueError:
+    g = None
+print("@@GUAR " + sys.argv[1] + " " + (json.dumps(g, separators=(",", ":")) if g is not None else "none"))
+' "$who"
 	result run "$cordon" -- true
 	result best-effort "$cordon" --best-effort -- true
 
@@ -100,48 +195,10 @@ tests() {
 	printf '%s\n' "$out" | head -n 20 | sed "s/^/@@OUT build: /"
 	rm -f hello hello.c
 
-	# The helper is outside the default exec roots: only that is granted.
-	# Besides the write and the secret: a file outside the writable roots
-	# truncated by name, a TCP listener outside, a process outside.
-	victim=$HOME/kmatrix-victim
-	setup_outside
-	out=$(timeout 300 "$cordon" --best-effort --exec "$b/kernels" -- \
-		"$b/kernels/contain" "$ran" "$outside" "$secret" "$copy" \
-		"$victim" "$port" "$sleeper" 2>&1 </dev/null)
-	st=$?
-	got=""
-	[ -e "$outside" ] && got="$got wrote-outside"
-	cmp -s "$secret" "$copy" && got="$got copied-secret"
-	[ "$(cat "$victim" 2>/dev/null)" = keep ] || got="$got truncated"
-	[ "$(cat "$count" 2>/dev/null)" = 0 ] || got="$got connected"
-	kill -0 "$sleeper" 2>/dev/null || got="$got signalled"
-	teardown_outside
-	if [ -n "$got" ]; then
-		verdict="BREACHED:$(echo $got | tr ' ' ,)"
-	elif [ "$st" -eq 125 ]; then
-		verdict=refused
-	elif [ ! -e "$ran" ]; then
-		verdict=did-not-run
-	else
-		verdict=held
-	fi
-	rm -f "$outside" "$copy" "$ran"
-	setup_outside
-	twin_out=$("$b/kernels/contain" "$ran" "$outside" "$secret" "$copy" \
-		"$victim" "$port" "$sleeper" 2>&1)
-	sleep 1
-	if [ -e "$ran" ] && [ -e "$outside" ] && cmp -s "$secret" "$copy" &&
-		[ ! -s "$victim" ] && [ "$(cat "$count")" = 1 ] &&
-		! kill -0 "$sleeper" 2>/dev/null; then
-		twin=ok
-	else
-		twin=FAILED
-	fi
-	teardown_outside
-	rm -rf "$ws" "$outside" "$victim"
-	echo "@@RESULT user=$who test=contain status=$st verdict=$verdict twin=$twin"
-	printf '%s\n' "$out" | head -n 12 | sed "s/^/@@OUT contain: /"
-	printf '%s\n' "$twin_out" | sed "s/^/@@OUT contain-twin: /"
+	contain contain
+	contain contain-be --best-effort
+	twin
+	rm -rf "$ws" "$created" "$written" "$victim" "$count".*
 }
 
 if [ "${1:-}" = --tests ]; then
@@ -169,7 +226,8 @@ echo "@@KERNEL $(uname -r)"
 echo "@@LSM $(cat /sys/kernel/security/lsm 2>/dev/null ||
 	{ mount -t securityfs securityfs /sys/kernel/security &&
 	cat /sys/kernel/security/lsm; })"
-echo "@@LANDLOCK $("$build/kernels/contain" abi)"
+cp "$build/kernels/contain" /usr/local/bin/kmatrix-contain
+echo "@@LANDLOCK $(kmatrix-contain abi)"
 echo "@@USERNS $(cat /proc/sys/kernel/unprivileged_userns_clone 2>/dev/null || echo -) $(cat /proc/sys/user/max_user_namespaces)"
 
 id cordon-test >/dev/null 2>&1 || useradd -m -s /bin/sh cordon-test

@@ -17,8 +17,8 @@ out=${2:?usage: initramfs.sh KERNEL_DIR OUT}
 here=$(cd "$(dirname "$0")" && pwd)
 kver=$(ls "$kdir/lib/modules" | head -n1)
 mdir="$kdir/lib/modules/$kver"
-# busybox-static's (deps.sh installs it; it replaces the dynamic one).
-bb=$(command -v busybox) || { echo "initramfs.sh: no busybox (scripts/kernels/deps.sh)" >&2; exit 1; }
+# busybox-static's (make deps installs it; it replaces the dynamic one).
+bb=$(command -v busybox) || { echo "initramfs.sh: no busybox (make deps)" >&2; exit 1; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
