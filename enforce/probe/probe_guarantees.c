@@ -10,21 +10,6 @@
 
 #include "enforce/probe/probe_checks.h"
 
-/* @words joined: "A", "A and B", "A, B and C". */
-static const char *joined(const char **words, size_t n, char *out, size_t len)
-{
-	size_t at = 0;
-
-	out[0] = '\0';
-	for (size_t i = 0; i < n && at < len; i++)
-		at += (size_t)snprintf(out + at, len - at, "%s%s",
-				       i == 0	    ? ""
-				       : i == n - 1 ? " and "
-						    : ", ",
-				       words[i]);
-	return out;
-}
-
 void probe_guarantees_print(const struct feature_set *fs)
 {
 	printf("%-62s %s\n", "GUARANTEE", "HELD BY");
@@ -38,7 +23,8 @@ void probe_guarantees_print(const struct feature_set *fs)
 			printf("%-62s not needed\n", g->name);
 		else if (n)
 			printf("%-62s held by %s\n", g->name,
-			       joined(words, n, text, sizeof(text)));
+			       guarantee_join(words, n, " and ", text,
+					      sizeof(text)));
 		else
 			printf("%-62s NOT HELD: needs %s\n", g->name,
 			       guarantee_would(fs, g, text, sizeof(text)));
@@ -98,5 +84,5 @@ const char *probe_stood_in_by(const struct feature_set *fs,
 				words[n++] = some[j];
 		}
 	}
-	return joined(words, n, out, len);
+	return guarantee_join(words, n, " and ", out, len);
 }

@@ -104,6 +104,11 @@ bool guarantee_held(const struct feature_set *s, const struct guarantee *g);
 size_t guarantee_holders(const struct feature_set *s, const struct guarantee *g,
 			 const char **words, size_t max);
 
+/* @n @words joined into @out: "A", "A@lastB", "A, B@lastC" (@last is
+ * " and " or " or ").  Return: @out. */
+const char *guarantee_join(const char *const *words, size_t n, const char *last,
+			   char *out, size_t len);
+
 /*
  * guarantee_would - what would hold @g, into @out: each of its
  * mechanisms with what brings it ("Landlock ABI 3 (Linux 6.2) or the

@@ -88,11 +88,27 @@ static void would_one(const struct feature *f, char *out, size_t len)
 		snprintf(out, len, "%s (%s)", words, f->needs);
 }
 
+const char *guarantee_join(const char *const *words, size_t n, const char *last,
+			   char *out, size_t len)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(out + at, len - at, "%s%s",
+				       i == 0	    ? ""
+				       : i == n - 1 ? last
+						    : ", ",
+				       words[i]);
+	return out;
+}
+
 const char *guarantee_would(const struct feature_set *s,
 			    const struct guarantee *g, char *out, size_t len)
 {
 	char one[GUARANTEE_BY_MAX][256];
-	size_t n = 0, at = 0;
+	const char *word[GUARANTEE_BY_MAX];
+	size_t n = 0;
 
 	out[0] = '\0';
 	for (size_t k = 0; k < GUARANTEE_BY_MAX; k++) {
@@ -107,13 +123,9 @@ const char *guarantee_would(const struct feature_set *s,
 		if (!again)
 			n++;
 	}
-	for (size_t i = 0; i < n && at < len; i++)
-		at += (size_t)snprintf(out + at, len - at, "%s%s",
-				       i == 0	    ? ""
-				       : i == n - 1 ? " or "
-						    : ", ",
-				       one[i]);
-	return out;
+	for (size_t i = 0; i < n; i++)
+		word[i] = one[i];
+	return guarantee_join(word, n, " or ", out, len);
 }
 
 bool guarantee_serves(const struct guarantee *g, const struct feature *f)
