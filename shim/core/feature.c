@@ -1,6 +1,6 @@
 /*
- * feature.c - the list of kernel features a policy needs and gets, and
- * the reasons to refuse a run (feature_missing()).
+ * feature.c - the list of kernel features a policy needs and gets (the
+ * reasons to refuse a run are guarantee.c's: feature_missing()).
  */
 #include <string.h>
 
@@ -34,17 +34,6 @@ const struct guarantee *guarantee_find(const struct feature_set *s,
 		if (strcmp(s->g[i].name, name) == 0)
 			return &s->g[i];
 	return NULL;
-}
-
-size_t feature_missing(const struct feature_set *s)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < s->ng; i++)
-		n += guarantee_missing(s, &s->g[i]);
-	for (size_t i = 0; i < s->n; i++)
-		n += feature_alone_missing(s, &s->f[i]);
-	return n;
 }
 
 bool feature_layer_ok(const struct feature_set *s, const char *layer)

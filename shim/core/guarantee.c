@@ -161,3 +161,16 @@ bool feature_stood_in(const struct feature_set *s, const struct feature *f)
 	}
 	return some;
 }
+
+/* The reasons to refuse: the needed guarantees nothing holds, and the
+ * needed rows that hold no guarantee and are missing. */
+size_t feature_missing(const struct feature_set *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->ng; i++)
+		n += guarantee_missing(s, &s->g[i]);
+	for (size_t i = 0; i < s->n; i++)
+		n += feature_alone_missing(s, &s->f[i]);
+	return n;
+}
