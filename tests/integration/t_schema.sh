@@ -254,18 +254,20 @@ test_schema_json_refusal_of_session_start() {
 	schema_docs
 	[ -x "$HELPERS/nolandlock" ] || fail "helper nolandlock was not built"
 	"$CORDON" session list --json > "$T/before" || fail "session list"
+	# without Landlock, a TCP port (the network shared) has no mechanism
 	"$HELPERS/nolandlock" -- "$CORDON" session start --json --idle 30 \
-		> "$T/stdout" 2> "$T/stderr"
+		--connect 443 > "$T/stdout" 2> "$T/stderr"
 	status=$?
 	assert_status 125
 	cp "$T/stdout" "$T/err.json"
 	schema_valid session-start "$T/err.json"
-	assert_stdout_has '"message":"refusing to run: read only the readable roots: nothing here holds it; '
+	assert_stdout_has '"message":"refusing to run: no TCP beyond the grant: nothing here holds it; '
 	assert_stderr_has "^cordon: refusing to run: "
 	"$CORDON" session list --json > "$T/after" || fail "session list"
 	cmp -s "$T/before" "$T/after" || { cat "$T/before" "$T/after"; fail "a session started"; }
 	# the same refusal of probe --mode is no error: its own document
-	"$HELPERS/nolandlock" -- "$CORDON" probe --json --mode ci > "$T/stdout" 2> "$T/stderr"
+	"$HELPERS/nolandlock" -- "$CORDON" probe --json --mode ci \
+		--connect 443 > "$T/stdout" 2> "$T/stderr"
 	status=$?
 	assert_status 1
 	cp "$T/stdout" "$T/mode.json"
