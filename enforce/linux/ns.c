@@ -27,8 +27,8 @@
 
 #include "enforce/linux/linux.h"
 #include "enforce/linux/mounts.h"
+#include "enforce/linux/world.h"
 #include "enforce/base/base.h"
-#include "shim/core/landlock.h"
 
 static int ns_flags(void)
 {
@@ -164,7 +164,7 @@ void ns_features(const struct policy *p, struct feature_set *s, bool trial)
 	bool net_ok = ok && (!trial || !own_net || can_unshare(CLONE_NEWNET));
 
 	deferred = !trial;
-	ns_add_rows(p, s, ok, net_ok, landlock_abi() < 1,
+	ns_add_rows(p, s, ok, net_ok, world_stands_in(),
 		    geteuid() == 0 ? "namespaces, which a container may refuse"
 				   : userns_needs());
 }

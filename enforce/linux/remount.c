@@ -142,6 +142,8 @@ static unsigned long ms_of(unsigned long long attr)
 
 struct change {
 	unsigned long set, clr;
+	const char *only; /* the one mount point to change, or NULL: all */
+	bool found;
 	int err; /* the first failure's errno */
 };
 
@@ -150,47 +152,28 @@ static int remount_one(const char *mnt, const char *opts, void *arg)
 	struct change *c = arg;
 	unsigned long flags = (flags_of(opts) | c->set) & ~c->clr;
 
+	if (c->only && strcmp(mnt, c->only) != 0)
+		return 0;
+	c->found = true;
 	if (mount(NULL, mnt, NULL, MS_REMOUNT | MS_BIND | flags, NULL) < 0 &&
 	    !c->err)
 		c->err = errno;
 	return 0; /* the others all the same, as mount_setattr would not */
 }
 
-/* The options of the mount at exactly @path: the last line for it (a
- * mount on top of another comes after what it covers). */
-struct last {
-	const char *path;
-	char opts[512];
-	bool found;
-};
-
-static int remount_last(const char *mnt, const char *opts, void *arg)
-{
-	struct last *l = arg;
-
-	if (strcmp(mnt, l->path) == 0) {
-		snprintf(l->opts, sizeof(l->opts), "%s", opts);
-		l->found = true;
-	}
-	return 0;
-}
-
 int remount_attr(const char *path, bool below, unsigned long long set,
 		 unsigned long long clr)
 {
-	struct change c = { .set = ms_of(set), .clr = ms_of(clr) };
-	struct last l = { .path = path };
+	struct change c = {
+		.set = ms_of(set),
+		.clr = ms_of(clr),
+		.only = below ? NULL : path,
+	};
 
-	if (below) {
-		if (remount_each(path, remount_one, &c) < 0)
-			return -1;
-	} else {
-		if (remount_each(path, remount_last, &l) < 0)
-			return -1;
-		if (!l.found)
-			return errno = EINVAL, -1; /* not a mount point */
-		remount_one(path, l.opts, &c);
-	}
+	if (remount_each(path, remount_one, &c) < 0)
+		return -1;
+	if (c.only && !c.found)
+		return errno = EINVAL, -1; /* not a mount point */
 	if (c.err)
 		return errno = c.err, -1;
 	return 0;

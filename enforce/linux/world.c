@@ -171,13 +171,29 @@ static int make_dirs(const char *path, bool self)
 	return 0;
 }
 
+/* In the world, the directories above @path and @path itself, a
+ * directory (@dir) or an empty file: something to mount over. */
+static int make_target(const char *path, const char *mine, bool dir)
+{
+	int fd;
+
+	if (make_dirs(path, false) < 0)
+		return -1;
+	if (dir)
+		return mkdir(mine, 0755) < 0 && errno != EEXIST ? -1 : 0;
+	/* a file, a socket, a device: a file to bind over */
+	fd = open(mine, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -1;
+	return close(fd);
+}
+
 /* Bind the host's @path at the same place in the world.  A path the
  * host lacks is not an error: the world lacks it too. */
 static int bind_in(const char *path)
 {
 	char host[PATH_BUF], mine[PATH_BUF];
 	struct stat st;
-	int fd;
 
 	if (snprintf(host, sizeof(host), OLD "%s",
 		     strcmp(path, "/") ? path : "") >= (int)sizeof(host) ||
@@ -186,20 +202,9 @@ static int bind_in(const char *path)
 		return errno = ENAMETOOLONG, -1;
 	if (lstat(host, &st) < 0)
 		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
-	if (strcmp(path, "/") != 0) {
-		if (make_dirs(path, false) < 0)
-			return -1;
-		if (S_ISDIR(st.st_mode)) {
-			if (mkdir(mine, 0755) < 0 && errno != EEXIST)
-				return -1;
-		} else {
-			/* a file, a socket, a device: a file to bind over */
-			fd = open(mine, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-			if (fd < 0)
-				return -1;
-			close(fd);
-		}
-	}
+	if (strcmp(path, "/") != 0 &&
+	    make_target(path, mine, S_ISDIR(st.st_mode)) < 0)
+		return -1;
 	return mount(host, mine, NULL, MS_BIND | MS_REC, NULL);
 }
 
@@ -262,16 +267,15 @@ static int make_dev(void)
 static int make_file(const char *path)
 {
 	char mine[PATH_BUF];
-	int fd;
 
 	if (snprintf(mine, sizeof(mine), NEW "%s", path) >= (int)sizeof(mine))
 		return errno = ENAMETOOLONG, -1;
-	if (make_dirs(path, false) < 0)
-		return -1;
-	fd = open(mine, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -1;
-	return close(fd);
+	return make_target(path, mine, false);
+}
+
+bool world_stands_in(void)
+{
+	return landlock_abi() < 1;
 }
 
 static int build(const struct policy *p, const char *keep, const char *cwd,
@@ -326,8 +330,8 @@ static int build(const struct policy *p, const char *keep, const char *cwd,
 		    make_dirs(points[i], true) < 0)
 			return -1;
 	*step = "make the working directory";
-	if (cwd[0] == '/' && !inside_any(cwd, paths, n) &&
-	    make_dirs(cwd, true) < 0)
+	if (world_cwd && !inside_any(world_cwd, paths, n) &&
+	    make_dirs(world_cwd, true) < 0)
 		return -1;
 	return 0;
 }
@@ -346,10 +350,7 @@ int world_enter(const struct policy *p, const char *keep, const char *cwd,
 	if (chdir(STAGE) < 0 || syscall(SYS_pivot_root, STAGE, STAGE OLD) < 0 ||
 	    chdir("/") < 0)
 		return -1;
-	/* Where Landlock holds the reads, the host's tree stays: names and
-	 * stat as bare (Landlock checks no stat), so the shim finds how far
-	 * a refused path exists and names the narrowest grant. */
-	if (build(p, keep, cwd, landlock_abi() >= 1, step) < 0)
+	if (build(p, keep, cwd, !world_stands_in(), step) < 0)
 		return -1;
 	/* A /proc of the new PID namespace, mounted while the host's is
 	 * still in this mount namespace: a user namespace may mount a proc

@@ -4,6 +4,8 @@
 #ifndef CORDON_WORLD_H
 #define CORDON_WORLD_H
 
+#include <stdbool.h>
+
 #include "shim/core/policy.h"
 
 /**
@@ -15,5 +17,14 @@
  */
 int world_enter(const struct policy *p, const char *keep, const char *cwd,
 		const char **step);
+
+/**
+ * world_stands_in - does the world hold only the policy's roots, with
+ * stand-ins for the host's other names?  Where Landlock is absent.
+ * Where it holds the reads, the host's tree stays: names and stat as
+ * bare (Landlock checks no stat), so that the shim finds how far a
+ * refused path exists and names the narrowest grant.
+ */
+bool world_stands_in(void);
 
 #endif

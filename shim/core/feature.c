@@ -1,6 +1,6 @@
 /*
- * feature.c - the list of kernel features a policy needs and gets (the
- * reasons to refuse a run are guarantee.c's: feature_missing()).
+ * feature.c - the list of kernel features a policy needs and has here;
+ * the reasons to refuse a run are guarantee.c's (feature_missing()).
  */
 #include <string.h>
 

@@ -110,21 +110,17 @@ const char *guarantee_would(const struct feature_set *s,
 	const char *word[GUARANTEE_BY_MAX];
 	size_t n = 0;
 
-	out[0] = '\0';
 	for (size_t k = 0; k < GUARANTEE_BY_MAX; k++) {
 		const struct feature *f = feature_find(s, g->by[k]);
-		bool again = false;
 
 		if (!f || !f->needs)
 			continue;
 		would_one(f, one[n], sizeof(one[n]));
-		for (size_t i = 0; i < n; i++)
-			again = again || strcmp(one[i], one[n]) == 0;
-		if (!again)
+		if (!listed(word, n, one[n])) {
+			word[n] = one[n];
 			n++;
+		}
 	}
-	for (size_t i = 0; i < n; i++)
-		word[i] = one[i];
 	return guarantee_join(word, n, " or ", out, len);
 }
 
