@@ -268,7 +268,8 @@ bench: all $(BENCH_BINS)
 # The kernel matrix (scripts/kernels/matrix.sh), tables in doc/kernels.md
 # and, after a run of all rows, README.md's (KERNELS_OUT, KERNELS_README:
 # CI writes into the build and leaves the README): its containment
-# helper is static (no shim sees it).  KERNELS selects rows (boot.sh's
+# helper is static (no shim sees it); the guests run a part of the
+# integration tests too (guest.sh), with their helpers.  KERNELS selects rows (boot.sh's
 # keys: 5.10 6.1 6.1-nolandlock 6.12 7).  CI runs the whole (.ci/run).
 KERNELS_OUT ?= doc/kernels.md
 KERNELS_README ?= README.md
@@ -277,7 +278,7 @@ $(B)/kernels/contain: scripts/kernels/contain.c
 	@echo "  CC      $<"
 	$(Q)$(CC) $(CPPFLAGS) $(filter-out $(SAN),$(CFLAGS)) -static -o $@ $<
 
-kernels: $(B)/cordon $(SHIM_LIB) $(B)/kernels/contain
+kernels: $(B)/cordon $(SHIM_LIB) $(B)/kernels/contain $(HELPER_BINS)
 	scripts/install-deps.sh
 	KERNELS="$(KERNELS)" scripts/kernels/matrix.sh $(B) $(KERNELS_OUT) \
 		$(KERNELS_README)

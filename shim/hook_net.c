@@ -69,17 +69,22 @@ static long sockopt(int fd, int name, int *val, socklen_t *len)
 	return syscall(SYS_getsockopt, fd, SOL_SOCKET, name, val, len);
 }
 
-/* Plain TCP, as the launcher's filter sees it: a stream socket whose
- * protocol is TCP (SCTP and MPTCP are refused with UDP). */
-bool net_is_tcp(int fd, bool *known)
+/* Plain TCP or plain UDP, as the launcher's filter sees it: a stream
+ * socket whose protocol is TCP (SCTP and MPTCP are refused with the
+ * rest), a datagram one whose protocol is UDP. */
+enum net_kind net_kind(int fd)
 {
 	int type = 0, proto = 0;
 	socklen_t tl = sizeof(type), pl = sizeof(proto);
 
-	*known = sockopt(fd, SO_TYPE, &type, &tl) == 0 &&
-		 sockopt(fd, SO_PROTOCOL, &proto, &pl) == 0;
-	return *known && type == SOCK_STREAM &&
-	       (proto == 0 || proto == IPPROTO_TCP);
+	if (sockopt(fd, SO_TYPE, &type, &tl) ||
+	    sockopt(fd, SO_PROTOCOL, &proto, &pl))
+		return NET_KIND_UNKNOWN;
+	if (type == SOCK_STREAM && (proto == 0 || proto == IPPROTO_TCP))
+		return NET_KIND_TCP;
+	if (type == SOCK_DGRAM && (proto == 0 || proto == IPPROTO_UDP))
+		return NET_KIND_UDP;
+	return NET_KIND_OTHER;
 }
 
 /*
@@ -183,7 +188,11 @@ static void socket_failed(int domain, int type, int protocol, int err)
 	if (v == SOCK_ALLOWED || !guard_enter())
 		return;
 	sockrule_name(domain, type, protocol, what);
-	report_net_socket(what, v, sockrule_is_tcp(domain, type, protocol),
+	report_net_socket(what, v,
+			  sockrule_is_tcp(domain, type, protocol) ? NET_KIND_TCP
+			  : sockrule_is_udp(domain, type, protocol)
+				  ? NET_KIND_UDP
+				  : NET_KIND_OTHER,
 			  sockrule_needs_raw(domain, type));
 	guard_leave();
 }

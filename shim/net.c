@@ -3,8 +3,9 @@
  * hook_net.c on Linux, darwin/hook_net_darwin.c on macOS.
  *
  * IPv4 and IPv6 follow the network policy as the launcher's kernel
- * layers do: off refuses everything, a port list allows TCP to and from
- * the listed ports only, on allows everything; with hosts allowed,
+ * layers do: off refuses everything, a port list allows TCP (and UDP,
+ * where UDP ports are granted) to and from the listed ports only, on
+ * allows everything; with hosts allowed,
  * TCP on the loopback of the command's own network namespace (where
  * cordon's proxy listens) and nothing beyond.  A UNIX socket with a
  * path is a file: connecting or sending to it needs W on the path or a
@@ -72,26 +73,30 @@ static int inet_check(const char *name, enum net_use use, int fd,
 	const struct policy *p = &shim.policy;
 	struct net_denial d = { .name = name, .use = use, .addr = ss };
 	unsigned int port = net_port(ss);
-	bool known;
+	bool bind = use == NET_USE_BIND;
 
 	if (p->net == NET_ON || !addr_len_ok(ss, len))
 		return 0;
-	d.tcp = net_is_tcp(fd, &known);
-	if (!known)
+	d.kind = net_kind(fd);
+	if (d.kind == NET_KIND_UNKNOWN)
 		return 0;
-	if (p->net == NET_HOSTS &&
-	    (use == NET_USE_BIND || report_net_local(ss)))
+	if (p->net == NET_HOSTS && (bind || report_net_local(ss)))
 		return 0; /* the network namespace's own loopback */
 	if (p->net == NET_OFF)
 		d.why = NET_WHY_OFF;
 	else if (p->net == NET_HOSTS)
 		d.why = NET_WHY_PROXY;
-	else if (!d.tcp)
-		d.why = NET_WHY_NOT_TCP;
-	else if (policy_tcp_allowed(p, use == NET_USE_BIND, port))
+	else if (d.kind == NET_KIND_TCP && policy_tcp_allowed(p, bind, port))
 		return 0;
-	else
+	else if (d.kind == NET_KIND_TCP)
 		d.why = NET_WHY_PORT;
+	else if (d.kind == NET_KIND_UDP && policy_has_udp(p) &&
+		 policy_udp_allowed(p, bind, port))
+		return 0;
+	else if (d.kind == NET_KIND_UDP && policy_has_udp(p))
+		d.why = NET_WHY_UDP_PORT;
+	else
+		d.why = NET_WHY_NOT_TCP;
 	report_net_denial(&d);
 	return shim.extra.learn ? 0 : EACCES; /* learning: recorded */
 }

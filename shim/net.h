@@ -31,10 +31,11 @@ void net_failed(const char *name, enum net_use use, const struct sockaddr *sa,
 		socklen_t len, int err);
 
 /**
- * net_is_tcp - each OS's own (in its hook file): is @fd plain TCP, as the
- * launcher's kernel layer sees it?  *@known is false when @fd is no
- * socket (the kernel fails the call).  Async-signal-safe.
+ * net_kind - each OS's own (in its hook file): is @fd plain TCP, plain
+ * UDP, another socket, as the launcher's kernel layer sees it, or no
+ * socket at all (NET_KIND_UNKNOWN: the kernel fails the call)?
+ * Async-signal-safe.
  */
-bool net_is_tcp(int fd, bool *known);
+enum net_kind net_kind(int fd);
 
 #endif

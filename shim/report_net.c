@@ -173,9 +173,23 @@ static void put_rule(struct strbuf *sb, const struct net_denial *d)
 		sb_puts(sb, RULE_PROXY_ONLY);
 	else if (d->why == NET_WHY_NOT_TCP)
 		sb_puts(sb, "not a TCP socket; only TCP ports are allowed");
+	else if (d->why == NET_WHY_UDP_PORT ||
+		 (d->why == NET_WHY_OFF && d->kind == NET_KIND_UDP))
+		rule_put_udp(sb, &shim.policy, d->use == NET_USE_BIND,
+			     net_port(d->addr));
 	else
 		rule_put_tcp(sb, &shim.policy, d->use == NET_USE_BIND,
 			     net_port(d->addr));
+}
+
+/* Would a port grant allow it: TCP, or UDP where the kernel holds UDP
+ * ports (a grant it could not hold is refused at the start)? */
+static bool port_grant(const struct net_denial *d)
+{
+	if (d->why == NET_WHY_PROXY)
+		return false;
+	return d->kind == NET_KIND_TCP ||
+	       (d->kind == NET_KIND_UDP && shim.extra.udp);
 }
 
 static const char *verb(enum net_use use)
@@ -185,24 +199,29 @@ static const char *verb(enum net_use use)
 				     : "connect";
 }
 
-/* What would allow it: "with --connect 443", "with --net", ... */
+/* What would allow it: "with --connect 443", "with --connect udp:53",
+ * "with --net", ... */
 static void put_allow(struct strbuf *sb, const struct net_denial *d)
 {
+	const char *udp = d->kind == NET_KIND_UDP ? "udp:" : "";
+
 	if (shim.extra.standalone) {
-		if (d->tcp && d->use != NET_USE_BIND) {
+		if (port_grant(d) && d->use != NET_USE_BIND) {
 			sb_puts(sb, "by adding ");
+			sb_puts(sb, udp);
 			sb_uint(sb, net_port(d->addr));
 			sb_puts(sb, " to CORDON_NET");
 		} else {
 			sb_puts(sb, "with CORDON_NET=on");
 		}
-	} else if (!d->tcp || d->why == NET_WHY_PROXY) {
+	} else if (!port_grant(d)) {
 		/* a program that goes round the proxy reaches no host an
 		 * --allow-host names: only the whole network lets it */
 		sb_puts(sb, "with --net");
 	} else {
 		sb_puts(sb, d->use == NET_USE_BIND ? "with --bind "
 						   : "with --connect ");
+		sb_puts(sb, udp);
 		sb_uint(sb, net_port(d->addr));
 	}
 }
@@ -259,7 +278,8 @@ static void report_kernel(const char *verb, const char *name, const char *dest,
 	errno = saved;
 }
 
-void report_net_socket(const char *what, int verdict, bool tcp, bool raw)
+void report_net_socket(const char *what, int verdict, enum net_kind kind,
+		       bool raw)
 {
 	char rule[RULE_MAX];
 	struct strbuf sb = STRBUF(rule, sizeof(rule));
@@ -273,8 +293,12 @@ void report_net_socket(const char *what, int verdict, bool tcp, bool raw)
 		sb_puts(&sb, "network is off");
 	/* A TCP socket: --net is the only grant that names no port; the
 	 * one it will reach is not known before it connects. */
-	if (verdict == SOCK_REFUSED_OFF && tcp)
+	if (verdict == SOCK_REFUSED_OFF && kind == NET_KIND_TCP)
 		sb_puts(&sb, "; --connect PORT would allow TCP to PORT only");
+	else if (kind == NET_KIND_UDP && shim.extra.udp &&
+		 !shim.extra.standalone)
+		sb_puts(&sb, "; --connect udp:PORT would allow UDP to PORT "
+			     "only");
 	if (raw)
 		sb_puts(&sb, "; a raw or packet socket needs CAP_NET_RAW, "
 			     "which cordon drops");
@@ -353,7 +377,8 @@ void report_net_denial(const struct net_denial *d)
 	net_addr_str(d->addr, dest);
 	put_rule(&sb, d);
 	put_allow(&ab, d);
-	if (shim.extra.learn && d->tcp && d->use == NET_USE_CONNECT)
+	if (shim.extra.learn && d->kind == NET_KIND_TCP &&
+	    d->use == NET_USE_CONNECT)
 		learned_host(d, dest, &ab);
 	if (shim.extra.learn)
 		op.verdict = "learn"; /* no line: the run goes on */

@@ -16,19 +16,29 @@ enum net_use {
 };
 
 /* Why the policy refuses it. */
+/* A socket as a port grant sees it (net_kind()). */
+enum net_kind {
+	NET_KIND_UNKNOWN, /* no socket */
+	NET_KIND_TCP,
+	NET_KIND_UDP,
+	NET_KIND_OTHER,
+};
+
 enum net_why {
-	NET_WHY_OFF,	 /* network off */
-	NET_WHY_PORT,	 /* TCP, but the port is not listed */
-	NET_WHY_NOT_TCP, /* only TCP ports are allowed; this is not TCP */
-	NET_WHY_PROXY,	 /* hosts allowed: beyond the loopback, only
-			  * through cordon's proxy */
+	NET_WHY_OFF,	  /* network off */
+	NET_WHY_PORT,	  /* TCP, but the port is not listed */
+	NET_WHY_UDP_PORT, /* UDP ports granted, but not this one */
+	NET_WHY_NOT_TCP,  /* only TCP ports are allowed; this is not TCP */
+	NET_WHY_PROXY,	  /* hosts allowed: beyond the loopback, only
+			   * through cordon's proxy */
 };
 
 struct net_denial {
 	const char *name; /* the hook: "connect", "sendto", "bind", ... */
 	enum net_use use;
 	enum net_why why;
-	bool tcp; /* a TCP socket: a port grant (--connect, --bind) helps */
+	enum net_kind kind; /* TCP or UDP: a port grant (--connect,
+			     * --bind, udp: for UDP) helps */
 	const struct sockaddr_storage *addr; /* AF_INET or AF_INET6 */
 };
 
@@ -52,12 +62,13 @@ void report_net_denial(const struct net_denial *d);
  * report_net_socket - the line and the record of a socket() the kernel's
  * seccomp filter refused (EACCES): @what is sockrule_name()'s words for
  * the call, @verdict sockrule_check()'s (an enum sock_verdict, not
- * SOCK_ALLOWED), @tcp whether it is plain TCP (a port grant would let it
- * through, but which port is not known before it connects), @raw
+ * SOCK_ALLOWED), @kind whether it is plain TCP or UDP (a port grant
+ * would let it through, but which port is not known before it connects), @raw
  * whether it needs CAP_NET_RAW as well, which no option gives.
  * Allocates nothing; does not change errno.
  */
-void report_net_socket(const char *what, int verdict, bool tcp, bool raw);
+void report_net_socket(const char *what, int verdict, enum net_kind kind,
+		       bool raw);
 
 /**
  * report_net_abstract - the line and the record of a connect or send to

@@ -10,8 +10,9 @@
  *                              and send to (the sockets below a
  *                              CORDON_WRITE path are allowed too)
  *   CORDON_NET=off|on|PORTS    network: off (the default), on, or a
- *                              comma-separated list of TCP ports that
- *                              connections may go to ("80,443")
+ *                              comma-separated list of the ports that
+ *                              connections may go to ("80,443" TCP,
+ *                              "udp:53" UDP, as --connect takes them)
  *   CORDON_ENV=NAME,PREFIX*    variables kept besides the default list
  *                              (PATH, HOME, LANG, LC_*, TERM, ...);
  *                              "*" keeps them all
@@ -34,9 +35,13 @@
  *
  * At start-up the first process of the tree:
  *  - applies Landlock when the kernel has it (files; TCP ports from
- *    Linux 6.7; abstract UNIX sockets and signals from 6.12) and sets
- *    no_new_privs, so everything it runs, static binaries and raw
- *    syscalls included, stays inside; where Landlock is missing or fails,
+ *    Linux 6.7; abstract UNIX sockets and signals from 6.12; pathname
+ *    UNIX sockets from 7.1; UDP ports from 7.2) and sets no_new_privs,
+ *    so everything it runs, static binaries and raw syscalls included,
+ *    stays inside; to every thread of the process from Linux 7.0
+ *    (TSYNC: the threads a program started before it loaded the shim,
+ *    through dlopen()); before 7.0 to this thread and those it starts,
+ *    and one line names the others; where Landlock is missing or fails,
  *    one line says so and only the shim's own checks hold: they are
  *    advisory, blind to static binaries and raw syscalls;
  *  - scrubs its environment to the allowed variables (the values of
@@ -45,8 +50,9 @@
  *    and replaces the CORDON_* variables with CORDON_POLICY, the policy
  *    as loaded: its children load that one (a child that edits it
  *    cannot leave the Landlock domain it inherited).
- * UDP, raw sockets and UNIX socket paths are refused by the shim only
- * (the launcher adds a seccomp filter for the first two).
+ * Raw sockets are refused by the shim only, and UDP and UNIX socket
+ * paths before Landlock has them (the launcher adds a seccomp filter
+ * for the first two).
  *
  * Runs once, in the constructor, before the program's own libraries:
  * environ is not set yet, so it reads the envp the constructor was
@@ -229,24 +235,6 @@ static void add_preload(void)
 	}
 }
 
-/* "80,443": every port 0-65535, at most POLICY_MAX_PORTS. */
-static int parse_ports(const char *v, struct policy *p)
-{
-	while (*v) {
-		unsigned long port = 0;
-		const char *start = v;
-
-		while (*v >= '0' && *v <= '9' && port <= 65535)
-			port = port * 10 + (unsigned long)(*v++ - '0');
-		if (v == start || port > 65535 || (*v && *v != ',') ||
-		    p->nconnect == POLICY_MAX_PORTS)
-			return -EINVAL;
-		p->connect_ports[p->nconnect++] = (uint16_t)port;
-		v += *v == ',';
-	}
-	return p->nconnect ? 0 : -EINVAL;
-}
-
 static void load_net(void)
 {
 	const char *v = var("CORDON_NET");
@@ -260,13 +248,13 @@ static void load_net(void)
 		return;
 	}
 	p->net = NET_PORTS;
-	if (parse_ports(v, p) == 0)
+	if (policy_add_ports(p, v, false) == 0)
 		return;
 	p->net = NET_OFF;
-	p->nconnect = 0;
+	p->nconnect = p->nconnect_udp = 0;
 	say("CORDON_NET='", v,
-	    "': expected on, off or TCP ports like 80,443; the network "
-	    "stays off");
+	    "': expected on, off or ports like 80,443 or udp:53; the "
+	    "network stays off");
 }
 
 static bool is_env_pattern(const char *s, size_t n)
@@ -383,10 +371,50 @@ static void scrub_environ(void)
 	envp[kept] = NULL;
 }
 
+/* The threads of this process, from /proc/self/stat (its 20th field):
+ * raw calls, the stack only.  0 when it cannot be read. */
+static unsigned long threads(void)
+{
+	char buf[1024];
+	unsigned long n = 0;
+	int fd = (int)syscall(SYS_openat, AT_FDCWD, "/proc/self/stat",
+			      O_RDONLY | O_CLOEXEC);
+	ssize_t len =
+		fd < 0 ? -1
+		       : (ssize_t)syscall(SYS_read, fd, buf, sizeof(buf) - 1);
+	const char *at;
+	int field = 2;
+
+	if (fd >= 0)
+		syscall(SYS_close, fd);
+	if (len <= 0)
+		return 0;
+	buf[len] = '\0';
+	at = strrchr(buf, ')'); /* the name may hold anything */
+	for (; at && *at && field < 20; at++)
+		field += *at == ' ';
+	while (at && *at >= '0' && *at <= '9')
+		n = n * 10 + (unsigned long)(*at++ - '0');
+	return n;
+}
+
+static void say_threads(unsigned long n)
+{
+	char num[24];
+	struct strbuf sb = STRBUF(num, sizeof(num));
+
+	sb_uint(&sb, n - 1);
+	say("Landlock holds this thread and those it starts, not the ", num,
+	    " other threads that ran before libcordon.so was loaded (every "
+	    "thread needs Landlock ABI 8, Linux 7.0)");
+}
+
 static void apply_landlock(void)
 {
 	char err[ERR_MAX];
 	int abi = landlock_abi();
+	struct landlock_opts o = { .quiet = false };
+	unsigned long n;
 
 	if (abi == -ENOSYS || abi == -EOPNOTSUPP) {
 		say("Landlock was not applied: ",
@@ -400,9 +428,14 @@ static void apply_landlock(void)
 		    strerror(-abi), "; only the shim's advisory checks hold");
 		return;
 	}
-	if (landlock_apply(&shim.policy, abi, err, sizeof(err)) != 0)
+	n = threads(); /* before: /proc may not be readable after */
+	if (landlock_apply(&shim.policy, abi, &o, err, sizeof(err)) != 0) {
 		say("Landlock was not applied: ", err,
 		    "; only the shim's advisory checks hold");
+		return;
+	}
+	if (!o.all_threads && n > 1)
+		say_threads(n);
 }
 
 int standalone_load(char **envp)
@@ -416,6 +449,7 @@ int standalone_load(char **envp)
 	memset(&shim.extra, 0, sizeof(shim.extra));
 	store_used = 0;
 	shim.extra.standalone = true;
+	shim.extra.udp = true; /* CORDON_NET takes UDP ports */
 	shim.policy.quiet = q && strcmp(q, "1") == 0;
 	add_list("CORDON_READ", RIGHT_R);
 	add_list("CORDON_WRITE", RIGHT_R | RIGHT_W);

@@ -95,14 +95,16 @@ struct broker;
  * broker_install - in the command's process, after sysfilter_apply()
  * (NO_NEW_PRIVS set): stack the filter that hands connect, sendto with
  * an address, sendmsg and sendmmsg to the supervisor, and with the
- * network @net shared bind(), with TCP ports allowed listen() too.  Every
- * thread the process starts afterwards, and every program it executes, carries
- * it.
+ * network @net shared bind(), with TCP ports allowed listen() too; with
+ * @listen_only (Landlock holds the UNIX sockets), listen() alone, with
+ * TCP ports allowed.  Every thread the process starts afterwards, and
+ * every program it executes, carries it.
  *
  * Return: 0 with the listener (close-on-exec) in *@listener, to send
  * outside and close; or -errno with @err set.
  */
-int broker_install(enum net_mode net, int *listener, char *err, size_t errlen);
+int broker_install(enum net_mode net, bool listen_only, int *listener,
+		   char *err, size_t errlen);
 
 /**
  * broker_give_listener - in the command's process (or the namespace's

@@ -88,53 +88,6 @@ static int parse_mode(const char *s, enum cli_mode *mode)
 	return -EINVAL;
 }
 
-static int parse_port(const char *s, char **end, unsigned long *port)
-{
-	if (*s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	*port = strtoul(s, end, 10);
-	if (errno || *port > 65535)
-		return -EINVAL;
-	return 0;
-}
-
-static int add_port(uint16_t *ports, size_t *n, unsigned long port)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (ports[i] == port)
-			return 0;
-	if (*n == POLICY_MAX_PORTS)
-		return -E2BIG;
-	ports[(*n)++] = (uint16_t)port;
-	return 0;
-}
-
-/* "80,443,8000-8010" */
-static int parse_ports(const char *s, uint16_t *ports, size_t *n)
-{
-	unsigned long lo, hi;
-	char *end;
-
-	for (;;) {
-		if (parse_port(s, &end, &lo))
-			return -EINVAL;
-		hi = lo;
-		if (*end == '-' && parse_port(end + 1, &end, &hi))
-			return -EINVAL;
-		if (hi < lo)
-			return -EINVAL;
-		for (unsigned long p = lo; p <= hi; p++)
-			if (add_port(ports, n, p))
-				return -E2BIG;
-		if (*end == '\0')
-			return 0;
-		if (*end != ',')
-			return -EINVAL;
-		s = end + 1;
-	}
-}
-
 static bool is_env_name(const char *s, size_t len, bool pattern)
 {
 	if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
@@ -217,14 +170,12 @@ int cli_add_ports(struct cli *c, const char *arg, bool connect, char *err,
 	struct policy *p = &c->policy;
 	int ret;
 
-	if (connect)
-		ret = parse_ports(arg, p->connect_ports, &p->nconnect);
-	else
-		ret = parse_ports(arg, p->bind_ports, &p->nbind);
+	ret = policy_add_ports(p, arg, !connect);
 	if (ret)
 		return cli_fail(err, errlen,
 				"%s '%s': expected ports like "
-				"80,443,8000-8010 (0-65535, at most 64)",
+				"80,443,8000-8010 or udp:53 (0-65535, at "
+				"most 64 of each protocol)",
 				connect ? "--connect" : "--bind", arg);
 	if (p->net == NET_OFF)
 		p->net = NET_PORTS;

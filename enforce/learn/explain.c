@@ -70,7 +70,7 @@ static void decide_path(const struct policy *p, unsigned int need,
 		v->allow[0] = '\0';
 }
 
-static void decide_port(const struct policy *p, unsigned int port,
+static void decide_port(const struct policy *p, unsigned int port, bool udp,
 			struct verdict *v)
 {
 	struct strbuf rule = STRBUF(v->rule, sizeof(v->rule));
@@ -88,23 +88,29 @@ static void decide_port(const struct policy *p, unsigned int port,
 		sb_puts(&allow, "--net");
 		return;
 	}
-	v->allowed = policy_tcp_allowed(p, false, port);
+	v->allowed = udp ? policy_udp_allowed(p, false, port)
+			 : policy_tcp_allowed(p, false, port);
 	if (v->allowed) {
 		sb_puts(&rule, p->net == NET_ON ? "the network is on"
 						: "granted by --connect");
 		return;
 	}
-	rule_put_tcp(&rule, p, false, port);
-	sb_puts(&allow, "--connect ");
+	if (udp)
+		rule_put_udp(&rule, p, false, port);
+	else
+		rule_put_tcp(&rule, p, false, port);
+	sb_puts(&allow, udp ? "--connect udp:" : "--connect ");
 	sb_uint(&allow, port);
 }
 
-/* A TCP port as given: 0..65535, digits only. */
-static int parse_port(const char *given, unsigned int *port)
+/* A port as given: 0..65535, digits only; "udp:" before a UDP one. */
+static int parse_port(const char *given, unsigned int *port, bool *udp)
 {
 	unsigned long n;
 	char *end;
 
+	*udp = strncmp(given, "udp:", 4) == 0;
+	given += *udp ? 4 : 0;
 	errno = 0;
 	n = strtoul(given, &end, 10);
 	if (errno || *end || end == given || *given < '0' || *given > '9' ||
@@ -318,13 +324,14 @@ static int explain_one(const struct cli *c, const char *given, json_t *answers)
 	char resolved[PATH_BUF];
 	unsigned int port = 0;
 	struct verdict v = { .err = 0 };
+	bool udp = false;
 	json_t *o;
 
 	if (c->explain_connect) {
-		v.err = parse_port(given, &port);
-		v.why = "not a TCP port";
+		v.err = parse_port(given, &port, &udp);
+		v.why = "not a port (PORT, or udp:PORT)";
 		if (!v.err)
-			decide_port(p, port, &v);
+			decide_port(p, port, udp, &v);
 		if (!answers)
 			print_line("connect", given, NULL, &v);
 		o = answers ? port_json(given, port, &v) : NULL;

@@ -2,7 +2,9 @@
  * learn_net.c - `cordon learn`: the network a run used, from its
  * records (learn.c says how it is folded into the profile).
  *
- *  - TCP ports into "connect" and "bind"; any other socket into "net";
+ *  - TCP ports into "connect" and "bind", UDP ones as "udp:PORT" (the
+ *    shim names them so only where the kernel holds them); any other
+ *    socket into "net";
  *  - a TCP connect to an address that a name looked up gave (beyond the
  *    loopback) into "allow_hosts", as that name ("NAME" for 80 and 443,
  *    else "NAME:PORT"); a name looked up and never connected to needs
@@ -14,6 +16,7 @@
  * exact --allow-host rule (never a wildcard).  Bounded: LEARN_PORTS of
  * each.
  */
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -25,6 +28,7 @@
 
 struct ports {
 	unsigned int port[LEARN_PORTS];
+	bool udp[LEARN_PORTS];
 	size_t n;
 };
 
@@ -65,18 +69,22 @@ static bool is_host(const char *name)
 	return false;
 }
 
-/* @text, a port from a record, added to @set; false when it is none. */
+/* @text, a port from a record ("443", "udp:53"), added to @set; false
+ * when it is none. */
 static bool add_port(struct ports *set, const char *text, bool bind)
 {
+	bool udp = strncmp(text, "udp:", 4) == 0;
 	unsigned int port;
 
-	if (!learn_port_parse(text, bind, &port))
+	if (!learn_port_parse(text + (udp ? 4 : 0), bind, &port))
 		return false;
 	for (size_t i = 0; i < set->n; i++)
-		if (set->port[i] == port)
+		if (set->port[i] == port && set->udp[i] == udp)
 			return true;
-	if (set->n < LEARN_PORTS)
+	if (set->n < LEARN_PORTS) {
+		set->udp[set->n] = udp;
 		set->port[set->n++] = port;
+	}
 	return true;
 }
 
@@ -119,8 +127,14 @@ static void put_ports(json_t *prof, const char *key, const struct ports *set)
 {
 	json_t *out = json_array();
 
-	for (size_t i = 0; i < set->n; i++)
-		json_array_append_new(out, json_integer(set->port[i]));
+	char udp[16];
+
+	for (size_t i = 0; i < set->n; i++) {
+		snprintf(udp, sizeof(udp), "udp:%u", set->port[i]);
+		json_array_append_new(out,
+				      set->udp[i] ? json_string(udp)
+						  : json_integer(set->port[i]));
+	}
 	if (set->n)
 		json_object_set(prof, key, out);
 	json_decref(out);

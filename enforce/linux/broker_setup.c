@@ -24,10 +24,12 @@
 #include "enforce/broker/broker.h"
 #include "enforce/linux/filters.h"
 
-int broker_install(enum net_mode net, int *listener, char *err, size_t errlen)
+int broker_install(enum net_mode net, bool listen_only, int *listener,
+		   char *err, size_t errlen)
 {
 	const struct filters_prog *f =
-		&filters_compiled[filters_broker_variant(net)];
+		&filters_compiled[listen_only ? FILTERS_BROKER_LISTEN
+					      : filters_broker_variant(net)];
 	struct sock_fprog prog = { f->len, (struct sock_filter *)f->insns };
 
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) {

@@ -32,19 +32,46 @@ static int deny(scmp_filter_ctx ctx, unsigned int n,
 				      SCMP_SYS(socket), n, cmp);
 }
 
-/* Refuse every socket of @family but plain TCP (or all with @all). */
-static int deny_family(scmp_filter_ctx ctx, int family, bool all)
+/* What deny_family() lets through of a family. */
+enum keep { KEEP_NONE, KEEP_TCP, KEEP_TCP_UDP };
+
+/* A datagram socket that is not plain UDP: ICMP ("ping"), UDP-Lite, any
+ * other protocol than 0 and IPPROTO_UDP (as the 64-bit register it
+ * travels in: a negative one is a huge one). */
+static int deny_not_udp(scmp_filter_ctx ctx, struct scmp_arg_cmp *c)
+{
+	int ret;
+
+	c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, SOCKRULE_TYPE_MASK, SOCK_DGRAM);
+	c[2] = SCMP_A2(SCMP_CMP_GT, IPPROTO_UDP);
+	ret = deny(ctx, 3, c);
+	for (scmp_datum_t proto = 1; !ret && proto < IPPROTO_UDP; proto++) {
+		c[2] = SCMP_A2(SCMP_CMP_EQ, proto);
+		ret = deny(ctx, 3, c);
+	}
+	return ret;
+}
+
+/* Refuse every socket of @family but what @keep keeps. */
+static int deny_family(scmp_filter_ctx ctx, int family, enum keep keep)
 {
 	struct scmp_arg_cmp c[3] = { SCMP_A0(SCMP_CMP_EQ,
 					     (scmp_datum_t)family) };
 	int ret;
 
-	if (all)
+	if (keep == KEEP_NONE)
 		return deny(ctx, 1, c);
 	for (size_t i = 0; i < sizeof(sockrule_not_tcp) / sizeof(int); i++) {
+		if (keep == KEEP_TCP_UDP && sockrule_not_tcp[i] == SOCK_DGRAM)
+			continue;
 		c[1] = SCMP_A1(SCMP_CMP_MASKED_EQ, SOCKRULE_TYPE_MASK,
 			       (scmp_datum_t)sockrule_not_tcp[i]);
 		ret = deny(ctx, 2, c);
+		if (ret)
+			return ret;
+	}
+	if (keep == KEEP_TCP_UDP) {
+		ret = deny_not_udp(ctx, c);
 		if (ret)
 			return ret;
 	}
@@ -221,6 +248,7 @@ static int no_fastopen(scmp_filter_ctx ctx)
 int filters_build(scmp_filter_ctx ctx, unsigned int variant)
 {
 	unsigned int net = variant / 2;
+	enum keep keep;
 	int ret;
 
 	if (variant >= FILTERS_SYSTEM)
@@ -237,10 +265,12 @@ int filters_build(scmp_filter_ctx ctx, unsigned int variant)
 		ret = harden(ctx, variant % 2);
 	if (ret || net == FILTERS_NET_ON)
 		return ret;
-	ret = deny_family(ctx, sockrule_families[0], net == FILTERS_NET_NO_IP);
+	keep = net == FILTERS_NET_NO_IP	    ? KEEP_NONE
+	       : net == FILTERS_NET_TCP_UDP ? KEEP_TCP_UDP
+					    : KEEP_TCP;
+	ret = deny_family(ctx, sockrule_families[0], keep);
 	if (!ret)
-		ret = deny_family(ctx, sockrule_families[1],
-				  net == FILTERS_NET_NO_IP);
+		ret = deny_family(ctx, sockrule_families[1], keep);
 	if (!ret)
 		ret = seccomp_rule_add(
 			ctx, SCMP_ACT_ERRNO(EACCES), SCMP_SYS(socket), 1,
@@ -255,12 +285,16 @@ int filters_build(scmp_filter_ctx ctx, unsigned int variant)
  * socket bound to no port takes an ephemeral one).  In a network
  * namespace of the command's own (the network off, hosts allowed) that
  * namespace holds both; with the network on, listen() is free: programs
- * that never bind or listen pay nothing either way. */
+ * that never bind or listen pay nothing either way.  Where Landlock holds
+ * the UNIX sockets (sockgate.c), listen() alone, with TCP ports. */
 static int build_broker(scmp_filter_ctx ctx, unsigned int variant)
 {
 	int ret =
 		seccomp_attr_set(ctx, SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_ALLOW);
 
+	if (!ret && variant == FILTERS_BROKER_LISTEN)
+		return seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(listen),
+					0);
 	if (!ret)
 		ret = seccomp_rule_add(ctx, SCMP_ACT_NOTIFY, SCMP_SYS(connect),
 				       0);

@@ -22,7 +22,8 @@
 
 void guarantees_add(const struct policy *p, struct feature_set *s)
 {
-	bool off = p->net == NET_OFF, hosts = p->net == NET_HOSTS;
+	bool off = p->net == NET_OFF, hosts = p->net == NET_HOSTS,
+	     udp = policy_has_udp(p);
 	/* the command's own network namespace, whichever row makes it */
 	const char *netns = off ? FEATURE_NETNS : hosts ? FEATURE_HOSTS : NULL;
 	const struct guarantee table[] = {
@@ -42,15 +43,23 @@ void guarantees_add(const struct policy *p, struct feature_set *s)
 		 * where the namespace is missing (sysfilter.c) */
 		{ "no TCP beyond the grant", off || p->net == NET_PORTS,
 		  BY(FEATURE_TCP, netns, off ? FEATURE_NON_TCP : NULL) },
-		{ "no UDP, raw or other socket families", p->net != NET_ON,
+		/* a listen() on a socket bind() gave no port takes an
+		 * ephemeral one, which Landlock does not check */
+		{ "no TCP listener on a port not granted", p->net == NET_PORTS,
+		  BY(FEATURE_BROKER_LISTEN) },
+		/* with UDP ports granted, the filter lets UDP sockets be
+		 * made: their ports are Landlock's alone */
+		{ "no UDP beyond the grant", p->net != NET_ON,
+		  BY(FEATURE_UDP, netns, udp ? NULL : FEATURE_NON_TCP) },
+		{ "no raw or other socket families", p->net != NET_ON,
 		  BY(FEATURE_NON_TCP, netns) },
 		/* abstract names are per network namespace */
 		{ "no abstract UNIX socket outside", true,
 		  BY(FEATURE_ABSTRACT, FEATURE_BROKER, netns) },
 		{ "no pathname UNIX socket outside the grant", true,
-		  BY(FEATURE_SOCKETS, FEATURE_BROKER) },
+		  BY(FEATURE_RESOLVE_UNIX, FEATURE_SOCKETS, FEATURE_BROKER) },
 		{ "no pathname UNIX socket outside bound after the start", true,
-		  BY(FEATURE_BROKER) },
+		  BY(FEATURE_RESOLVE_UNIX, FEATURE_BROKER) },
 		{ "no signal to processes outside", true,
 		  BY(FEATURE_SIGNALS, FEATURE_PIDNS) },
 		{ "no ptrace of processes outside (their memory, environment, "

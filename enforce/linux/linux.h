@@ -240,21 +240,32 @@ void pid1_relay(pid_t child) __attribute__((noreturn));
  * service there.  platform_linux.c's part of the platform gate.
  */
 
-/* The "broker" feature: seccomp user notification that waits killable
- * only once received (Linux 5.19). */
-void sockgate_features(struct feature_set *s);
+/* The "broker" rows, after landlock_features(): seccomp user
+ * notification, needed for connects and sends where Landlock does not
+ * hold the UNIX sockets, for listen() with TCP ports. */
+void sockgate_features(const struct policy *p, struct feature_set *s);
+
+/* The same rows, the broker @available or not (its tests' hosts). */
+void sockgate_rows(const struct policy *p, struct feature_set *s,
+		   bool available);
+
+/* What of the broker a run installs (sockgate_broker()). */
+enum { SOCKGATE_NONE, SOCKGATE_ALL, SOCKGATE_LISTEN };
+
+/* The part of the broker the rows of @s need, available: SOCKGATE_*. */
+int sockgate_broker(const struct feature_set *s);
 
 /**
  * sockgate_install - in the sandboxed process, after the seccomp filter
- * and before the capability drop: install the broker's filter (when
- * @broker; @net: the policy's, broker_install()) and hand its listener
+ * and before the capability drop: install the broker's filter (@broker,
+ * SOCKGATE_*; @net: the policy's, broker_install()) and hand its listener
  * over @gate (the child's end of the platform gate), then the proxy's
  * listening socket @proxy (-1: none; hostgate.h), then close them all.
  * Nothing here may connect or send with an address before the
  * supervisor serves the listener.
  * Return: 0, or -errno with @err set.
  */
-int sockgate_install(int gate, bool broker, enum net_mode net, int proxy,
+int sockgate_install(int gate, int broker, enum net_mode net, int proxy,
 		     char *err, size_t errlen);
 
 /**

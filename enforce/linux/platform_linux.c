@@ -26,7 +26,7 @@ int platform_features(const struct policy *p, struct feature_set *s)
 
 	kernel_abi = abi;
 	landlock_features(p, abi, s);
-	sockgate_features(s);
+	sockgate_features(p, s);
 	caps_features(s, false);
 	/* no trial namespace (~0.3 ms a start) but for --best-effort,
 	 * which must know what it runs without before it starts */
@@ -102,13 +102,12 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
 				 strerror(errno));
 	}
 	if (!ret && abi >= 1)
-		ret = landlock_apply(p, abi, err, errlen);
+		ret = landlock_apply(p, abi, NULL, err, errlen);
 	if (!ret && feature_layer_ok(s, "seccomp"))
 		ret = sysfilter_apply(p, namespaces, err, errlen);
 	if (!ret && gate >= 0)
-		ret = sockgate_install(gate, feature_layer_ok(s, "broker"),
-				       p->net, ns_proxy_listener(), err,
-				       errlen);
+		ret = sockgate_install(gate, sockgate_broker(s), p->net,
+				       ns_proxy_listener(), err, errlen);
 	if (!ret)
 		ret = caps_drop(err, errlen);
 	return ret;
@@ -118,7 +117,7 @@ bool platform_gate(const struct feature_set *s, const struct policy *p,
 		   bool learning)
 {
 	return !learning &&
-	       (feature_layer_ok(s, "broker") || p->net == NET_HOSTS);
+	       (sockgate_broker(s) != SOCKGATE_NONE || p->net == NET_HOSTS);
 }
 
 int platform_gate_serve(int fd, const struct policy *p,

@@ -2,6 +2,12 @@
  * sockgate.c - the broker (broker_loop.c) wired between the sandbox and the
  * supervisor.
  *
+ * What is installed: where Landlock holds the UNIX sockets (RESOLVE_UNIX,
+ * ABI 9, and the abstract scope, ABI 6), no broker for connects and
+ * sends at all (Landlock also holds TCP from ABI 4 and UDP from ABI 10:
+ * nothing is left for it); with TCP ports allowed, listen() alone.
+ * Elsewhere the whole broker.
+ *
  * The platform gate is a stream socketpair made before the fork.  The
  * sandboxed process (the namespace's pid 1, before it starts the
  * command; or the command itself without namespaces) installs the
@@ -70,27 +76,64 @@ static bool has_user_notif(void)
 	       errno == EBADF && listener_free();
 }
 
-void sockgate_features(struct feature_set *s)
+/* Does Landlock hold the UNIX sockets here (landlock_features()'s
+ * rows): a pathname one by RESOLVE_UNIX, an abstract one by its scope?
+ * Then the broker's connect and sends are not installed: a connect
+ * costs what it costs bare. */
+static bool landlock_unix(const struct feature_set *s)
 {
-	feature_add(s, (struct feature){
-			       .layer = "broker",
-			       .name = FEATURE_BROKER,
-			       .needs = "seccomp user notification "
-					"(Linux 5.6), and no other "
-					"supervisor's above",
-			       .needed = true,
-			       .available = has_user_notif(),
-		       });
+	const struct feature *path = feature_find(s, FEATURE_RESOLVE_UNIX),
+			     *abstract = feature_find(s, FEATURE_ABSTRACT);
+
+	return path && path->available && abstract && abstract->available;
 }
 
-int sockgate_install(int gate, bool broker, enum net_mode net, int proxy,
+void sockgate_features(const struct policy *p, struct feature_set *s)
+{
+	sockgate_rows(p, s, has_user_notif());
+}
+
+void sockgate_rows(const struct policy *p, struct feature_set *s,
+		   bool available)
+{
+	struct feature f = {
+		.layer = "broker",
+		.name = FEATURE_BROKER,
+		.needs = "seccomp user notification (Linux 5.6), and no "
+			 "other supervisor's above",
+		.needed = !landlock_unix(s),
+		.available = available,
+	};
+
+	feature_add(s, f);
+	/* Landlock checks the port bind() gives, not the one a listen()
+	 * takes for a socket with none (policy_listen_allowed()) */
+	f.name = FEATURE_BROKER_LISTEN;
+	f.needed = p->net == NET_PORTS;
+	feature_add(s, f);
+}
+
+int sockgate_broker(const struct feature_set *s)
+{
+	const struct feature *all = feature_find(s, FEATURE_BROKER),
+			     *listen = feature_find(s, FEATURE_BROKER_LISTEN);
+
+	if (!all || !all->available)
+		return SOCKGATE_NONE;
+	if (all->needed)
+		return SOCKGATE_ALL;
+	return listen && listen->needed ? SOCKGATE_LISTEN : SOCKGATE_NONE;
+}
+
+int sockgate_install(int gate, int broker, enum net_mode net, int proxy,
 		     char *err, size_t errlen)
 {
 	int listener = -1, ret = 0,
 	    dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
 
-	if (broker)
-		ret = broker_install(net, &listener, err, errlen);
+	if (broker != SOCKGATE_NONE)
+		ret = broker_install(net, broker == SOCKGATE_LISTEN, &listener,
+				     err, errlen);
 	if (!ret && dumpable == 0 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
 		ret = -errno;
 	/* the broker's listener, then the proxy's socket: -1 for none */

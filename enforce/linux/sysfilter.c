@@ -1,13 +1,16 @@
 /*
  * sysfilter.c - the seccomp filter that closes what Landlock leaves open.
  *
- * Sockets: Landlock (up to ABI 7) controls TCP ports only: UDP, raw,
- * SCTP and MPTCP sockets pass it.  With network off, this filter refuses
- * every IPv4 and IPv6 socket but TCP in a network namespace of the
- * command's own (ns.c), every one without; with only TCP ports allowed,
- * it refuses every such socket that is not plain TCP (the sets are
+ * Sockets: Landlock controls TCP ports (ABI 4) and UDP ports (ABI 10)
+ * only: raw, SCTP, MPTCP, ICMP and UDP-Lite sockets pass it, and UDP
+ * before ABI 10.  With network off, this filter refuses every IPv4 and
+ * IPv6 socket but TCP in a network namespace of the command's own
+ * (ns.c), every one without; with only TCP ports allowed, it refuses
+ * every such socket that is not plain TCP; with UDP ports granted too,
+ * every one that is neither plain TCP nor plain UDP (their ports are
+ * Landlock's, which must then have them: guarantees.c).  The sets are
  * shim/core/sockrule_linux.c's, which the shim's socket() hook explains
- * with).  Denials return EACCES, as Landlock's do.  Unless the network
+ * with.  Denials return EACCES, as Landlock's do.  Unless the network
  * is on, a send with MSG_FASTOPEN fails with EOPNOTSUPP (as where the
  * host disables TCP Fast Open, so that programs fall back to connect()):
  * it connects without the connect() that Landlock checks.
@@ -95,6 +98,8 @@ static unsigned int variant(const struct policy *p, bool own_pidns)
 		net = FILTERS_NET_ON;
 	else if (p->net == NET_OFF && !ns_own_net())
 		net = FILTERS_NET_NO_IP;
+	else if (policy_has_udp(p))
+		net = FILTERS_NET_TCP_UDP; /* their ports: Landlock's */
 	return net * 2 + (own_pidns ? 1 : 0);
 }
 

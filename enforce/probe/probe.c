@@ -156,6 +156,32 @@ static int make_listeners(struct ctx *c)
 	return 0;
 }
 
+/* The probe's own attempts are expected denials: kept out of the
+ * kernel's audit (Landlock ABI 10), its files and its listeners' ports. */
+static int apply_landlock(struct ctx *c, char *err, size_t errlen)
+{
+	uint16_t ports[2] = { ntohs(c->tcp_addr.sin_port),
+			      ntohs(c->udp_addr.sin_port) };
+	struct landlock_opts o = {
+		.quiet = true,
+		.quiet_ports = ports,
+		.nquiet_ports = 2,
+	};
+
+	return landlock_apply(&c->policy, c->abi, &o, err, errlen);
+}
+
+/* The host's network, one UDP port granted: the listener's (@listener)
+ * or another. */
+static void grant_udp(struct ctx *c, bool listener)
+{
+	unsigned int port = ntohs(c->udp_addr.sin_port);
+
+	c->policy.net = NET_PORTS;
+	c->policy.connect_udp[0] = (uint16_t)(listener ? port : port ^ 1);
+	c->policy.nconnect_udp = 1;
+}
+
 /* Put this process (a child of the probe's) in the sandbox @how says
  * (probe_checks.h). */
 static int sandbox_self(struct ctx *c, const struct feature_set *fs,
@@ -163,24 +189,28 @@ static int sandbox_self(struct ctx *c, const struct feature_set *fs,
 {
 	char err[512];
 
+	if (how == PROBE_THREADS)
+		return 0; /* the attempt applies Landlock itself */
 	/* The network off to Landlock and the filter alike, but no
 	 * namespace of its own (ns.c makes one for NET_OFF only). */
 	if (how == PROBE_NO_NETNS)
 		c->policy.net = NET_PORTS;
+	if (how == PROBE_UDP_OTHER || how == PROBE_UDP_GRANTED)
+		grant_udp(c, how == PROBE_UDP_GRANTED);
 	if (feature_layer_ok(fs, "mount") &&
 	    ns_enter(&c->policy, NULL, err, sizeof(err)))
 		return -1;
 	if (how == PROBE_NETNS_ALONE)
 		return 0;
-	if (c->abi >= 1 && landlock_apply(&c->policy, c->abi, err, sizeof(err)))
+	if (c->abi >= 1 && apply_landlock(c, err, sizeof(err)))
 		return -1;
 	if (feature_layer_ok(fs, "seccomp") &&
 	    sysfilter_apply(&c->policy, feature_layer_ok(fs, "pid"), err,
 			    sizeof(err)))
 		return -1;
 	if (c->gate >= 0 &&
-	    sockgate_install(c->gate, true, c->policy.net, ns_proxy_listener(),
-			     err, sizeof(err)))
+	    sockgate_install(c->gate, sockgate_broker(fs), c->policy.net,
+			     ns_proxy_listener(), err, sizeof(err)))
 		return -1;
 	if (feature_layer_ok(fs, "caps") && caps_drop(err, sizeof(err)))
 		return -1;
@@ -211,7 +241,7 @@ static int open_gate(const struct check *k, bool sandboxed,
 
 	gate[0] = gate[1] = -1;
 	if (!sandboxed || !(k->how == PROBE_HOSTS ||
-			    (k->late && feature_layer_ok(fs, "broker"))))
+			    (k->late && sockgate_broker(fs) != SOCKGATE_NONE)))
 		return 0;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) < 0)
 		return -1;
@@ -276,9 +306,19 @@ static void run_check(struct ctx *c, const struct check *k,
 	const struct feature *f = feature_find(fs, k->feature);
 	bool by = f && feature_stood_in(fs, f);
 	struct check whole;
+	char words[256];
 	int twin, res;
 	bool happened;
 
+	/* a grant that cannot work here (refused at the start), or a right
+	 * that holds no guarantee of the policy: nothing to prove */
+	if (f && !f->available && (k->positive || (f->advisory && !by))) {
+		*r = (struct row){ .layer = k->layer, .name = k->name };
+		r->ok = true;
+		r->state = "not tested";
+		snprintf(r->why, sizeof(r->why), "needs %s", f->needs);
+		return;
+	}
 	if (by) { /* Landlock lacks it here: what holds it is tried */
 		whole = *k;
 		whole.how = PROBE_WHOLE;
@@ -327,8 +367,9 @@ static void run_check(struct ctx *c, const struct check *k,
 		snprintf(r->why, sizeof(r->why), "the sandbox failed to start");
 	else if (r->ok && by)
 		snprintf(r->why, sizeof(r->why),
-			 "Landlock lacks it; the whole sandbox denied it "
-			 "(%s), no effect outside; works unsandboxed",
+			 "Landlock lacks it; %s denied it (%s), no effect "
+			 "outside; works unsandboxed",
+			 probe_stood_in_by(fs, f, words, sizeof(words)),
 			 strerror(res));
 	else if (r->ok)
 		snprintf(r->why, sizeof(r->why),
@@ -348,15 +389,26 @@ static void feature_rows(const struct feature_set *fs, int abi, struct table *t)
 		bool by = feature_stood_in(fs, f);
 		char words[256];
 
+		/* the broker where Landlock holds what it would */
+		bool idle = f->available && !f->needed &&
+			    strcmp(f->layer, "broker") == 0;
+
 		*r = (struct row){ .layer = f->layer, .name = f->name };
 		r->ok = f->available || !f->needed || f->advisory || by;
 		r->state = f->gap	  ? "not contained"
+			   : idle	  ? "not installed"
 			   : f->available ? "available"
 			   : !f->needed	  ? "not needed"
 			   : by		  ? "held"
 			   : f->advisory  ? "missing (advisory)"
 					  : "MISSING";
-		if (f->available && strcmp(f->layer, "landlock") == 0)
+		if (idle)
+			snprintf(r->why, sizeof(r->why), "%s",
+				 strcmp(f->name, FEATURE_BROKER) == 0
+					 ? "Landlock holds the UNIX sockets "
+					   "here"
+					 : "needed with TCP ports only");
+		else if (f->available && strcmp(f->layer, "landlock") == 0)
 			snprintf(r->why, sizeof(r->why), "Landlock ABI %d",
 				 abi);
 		else if (f->needed && by)
@@ -465,7 +517,7 @@ int probe_run(const struct cli *cli)
 	}
 	c.abi = landlock_abi();
 	landlock_features(&c.policy, c.abi, &fs);
-	sockgate_features(&fs);
+	sockgate_features(&c.policy, &fs);
 	caps_features(&fs, true);
 	ns_features(&c.policy, &fs, true);
 	sysfilter_features(&c.policy, &fs);
@@ -477,6 +529,8 @@ int probe_run(const struct cli *cli)
 		run_check(&c, &probe_iso_checks[i], &fs, &t.rows[t.n++]);
 	for (size_t i = 0; i < probe_unix_nchecks; i++)
 		run_check(&c, &probe_unix_checks[i], &fs, &t.rows[t.n++]);
+	for (size_t i = 0; i < probe_landlock_nchecks; i++)
+		run_check(&c, &probe_landlock_checks[i], &fs, &t.rows[t.n++]);
 	for (size_t i = 0; i < probe_hosts_nchecks; i++)
 		run_check(&c, &probe_hosts_checks[i], &fs, &t.rows[t.n++]);
 	teardown(&c);

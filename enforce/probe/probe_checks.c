@@ -204,7 +204,7 @@ static bool tcp_contacted(struct ctx *c)
 	return true;
 }
 
-static int try_udp(struct ctx *c)
+int probe_try_udp(struct ctx *c)
 {
 	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	int ret = 0;
@@ -218,7 +218,7 @@ static int try_udp(struct ctx *c)
 	return ret;
 }
 
-static bool udp_contacted(struct ctx *c)
+bool probe_udp_contacted(struct ctx *c)
 {
 	char buf[8];
 
@@ -366,8 +366,8 @@ const struct check probe_checks[] = {
 	  NULL, PROBE_NO_NETNS, NULL, false, "TCP connect and bind rules" },
 	{ "net", "reach the host's loopback with network off", try_tcp,
 	  tcp_contacted, NULL, PROBE_NETNS_ALONE, NULL, false, NULL },
-	{ "seccomp", "UDP send with network off", try_udp, udp_contacted, NULL,
-	  PROBE_WHOLE, NULL, false, NULL },
+	{ "seccomp", "UDP send with network off", probe_try_udp,
+	  probe_udp_contacted, NULL, PROBE_WHOLE, NULL, false, NULL },
 	{ "landlock", "connect to an abstract UNIX socket outside",
 	  try_abstract, unix_contacted, NULL, PROBE_NO_NETNS, NULL, false,
 	  "abstract UNIX sockets of processes outside" },

@@ -54,6 +54,12 @@ enum probe_how {
 			    * Landlock, no filter, no capability drop */
 	PROBE_HOSTS,	   /* the whole boundary, with one host allowed
 			    * (hosts_rule) through the proxy */
+	PROBE_UDP_OTHER,   /* the whole boundary, the host's network, a
+			    * UDP port granted: not the listener's */
+	PROBE_UDP_GRANTED, /* the same, the listener's UDP port granted */
+	PROBE_THREADS,	   /* nothing before the attempt, which applies
+			    * Landlock itself with a thread running, as
+			    * the shim used alone does */
 };
 
 struct check {
@@ -88,6 +94,15 @@ extern const size_t probe_iso_nchecks;
  * Return (setup): 0 or -errno. */
 int probe_iso_setup(struct ctx *c);
 void probe_iso_teardown(struct ctx *c);
+
+/* A datagram to the UDP listener (0 or errno), and whether it came. */
+int probe_try_udp(struct ctx *c);
+bool probe_udp_contacted(struct ctx *c);
+
+/* Landlock's rights past ABI 7, live: UDP ports (ABI 10), every thread
+ * of a process (ABI 8) (probe_landlock.c). */
+extern const struct check probe_landlock_checks[];
+extern const size_t probe_landlock_nchecks;
 
 /* What cannot be covered when the command starts: a UNIX socket that
  * a process outside binds afterwards (probe_unix.c). */

@@ -227,6 +227,7 @@ struct tally_option {
 	char *path;	   /* a path's, canonical; a host's rule (allocated) */
 	const char *text;  /* "--write '/a b'", "--connect 443" (allocated) */
 	unsigned int port; /* TALLY_CONNECT, TALLY_BIND */
+	bool udp;	   /* ... of a UDP port ("--connect udp:53") */
 };
 
 struct tally_group {

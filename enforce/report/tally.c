@@ -95,7 +95,7 @@ static bool same_option(const struct tally_option *a,
 			const struct tally_option *b)
 {
 	return a->kind == b->kind && a->rights == b->rights &&
-	       a->port == b->port &&
+	       a->port == b->port && a->udp == b->udp &&
 	       strcmp(a->path ? a->path : "", b->path ? b->path : "") == 0;
 }
 
@@ -177,8 +177,8 @@ static int host_option(struct tally *t, const char *spec)
 }
 
 /* A network record's option, read as a kind and a port: "with --net",
- * "with --connect PORT", "with --bind PORT", or a host: "with
- * --allow-host HOST[:PORT]", and nothing else. */
+ * "with --connect PORT", "with --bind PORT" (PORT or udp:PORT), or a
+ * host: "with --allow-host HOST[:PORT]", and nothing else. */
 static int net_option(struct tally *t, json_t *record)
 {
 	static const struct {
@@ -202,14 +202,16 @@ static int net_option(struct tally *t, json_t *record)
 		if (strncmp(allow, kinds[i].prefix, n) != 0)
 			continue;
 		d = allow + n;
+		o.udp = strncmp(d, "udp:", 4) == 0;
+		d += o.udp ? 4 : 0;
 		digits = strspn(d, "0123456789");
 		if (!digits || digits > 5 || d[digits] ||
 		    (digits > 1 && d[0] == '0') || strtoul(d, NULL, 10) > 65535)
 			continue;
 		o.kind = kinds[i].kind;
 		o.port = (unsigned int)strtoul(d, NULL, 10);
-		snprintf(text, sizeof(text), "%s%u", kinds[i].prefix + 5,
-			 o.port);
+		snprintf(text, sizeof(text), "%s%s%u", kinds[i].prefix + 5,
+			 o.udp ? "udp:" : "", o.port);
 		o.text = text;
 		return option_add(t, &o);
 	}
@@ -340,22 +342,27 @@ static void put(char *out, const char *s)
 	memcpy(out + at, s, strlen(s) + 1);
 }
 
-/* The ports of @kind, in one option: " --connect 80,443". */
+/* The ports of @kind, in one option: " --connect 80,443,udp:53" (the
+ * TCP ones first: "udp:" holds for the items after it). */
 static void put_ports(const struct tally *t, int kind, char *out)
 {
 	size_t n = 0;
 	char port[16];
 
-	for (size_t i = 0; i < t->noptions; i++) {
-		const struct tally_option *o = &t->options[i];
+	for (int udp = 0; udp < 2; udp++) {
+		for (size_t i = 0; i < t->noptions; i++) {
+			const struct tally_option *o = &t->options[i];
 
-		if ((int)o->kind != kind || implied(t, i))
-			continue;
-		put(out, n++			 ? ","
-			 : kind == TALLY_CONNECT ? " --connect "
-						 : " --bind ");
-		snprintf(port, sizeof(port), "%u", o->port);
-		put(out, port);
+			if ((int)o->kind != kind || o->udp != udp ||
+			    implied(t, i))
+				continue;
+			put(out, n++			 ? ","
+				 : kind == TALLY_CONNECT ? " --connect "
+							 : " --bind ");
+			snprintf(port, sizeof(port), "%s%u", udp ? "udp:" : "",
+				 o->port);
+			put(out, port);
+		}
 	}
 }
 

@@ -33,21 +33,25 @@ static int enforce(const struct policy *p, const struct feature_set *fs,
 
 /* The gate's socketpair (platform_gate()), before the fork; the
  * report socket, which every shim sends its records to, is one the
- * broker lets through (a file root: named in no message). */
+ * kernel (Landlock's RESOLVE_UNIX, or the broker) lets through: a file
+ * root added after the shim's snapshot was taken, named in no message. */
 static int open_gate(struct cli *c, const struct feature_set *fs,
 		     struct supervisor *sup, int gate[2])
 {
-	int on = 1;
+	int on = 1, ret;
 
 	gate[0] = gate[1] = -1;
+	if (sup->sock >= 0) {
+		ret = policy_add_root(&c->policy, sup->sockpath, RIGHT_U,
+				      ORIGIN_DEFAULT, false);
+		if (ret)
+			return ret;
+	}
 	if (!platform_gate(fs, &c->policy, c->cmd == CMD_LEARN))
 		return 0;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, gate) < 0 ||
 	    setsockopt(gate[0], SOL_SOCKET, SO_PASSCRED, &on, sizeof(on)) < 0)
 		return -errno;
-	if (sup->sock >= 0)
-		return policy_add_root(&c->policy, sup->sockpath, RIGHT_U,
-				       ORIGIN_DEFAULT, false);
 	return 0;
 }
 
@@ -107,7 +111,7 @@ int launch_prepare(struct cli *c, struct launch *l, struct supervisor *sup)
 		sup->sock = -1; /* nothing reports, nothing is logged */
 		sup->log = AUDITLOG_NONE;
 		budget_init(&sup->budget, 1);
-	} else if (shimenv_prepare(c, l->envp, l->cap, sup))
+	} else if (shimenv_prepare(c, l->envp, l->cap, sup, &l->fs))
 		return EXIT_CORDON;
 	return 0;
 }

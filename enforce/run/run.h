@@ -99,10 +99,11 @@ char **shimenv_scrubbed(const struct policy *p, char *const *from, size_t *cap);
  * shimenv_prepare - the shim for the command of @c: find its file and
  * grant it, bind the report socket (@sup), protect cordon's own files
  * where a writable root holds them, encode the policy and put the shim
- * and the snapshot into @envp (@cap entries).
+ * and the snapshot into @envp (@cap entries); @fs says what the kernel
+ * holds (the grants the shim's lines may name).
  * Return: 0, or -errno after one line on stderr.
  */
 int shimenv_prepare(struct cli *c, char **envp, size_t cap,
-		    struct supervisor *sup);
+		    struct supervisor *sup, const struct feature_set *fs);
 
 #endif

@@ -169,10 +169,16 @@ static int refuse_own(const struct policy *p, const struct supervisor *sup,
 
 /* The shim: grant its file, preload it, bind the report socket. */
 int shimenv_prepare(struct cli *c, char **envp, size_t cap,
-		    struct supervisor *sup)
+		    struct supervisor *sup, const struct feature_set *fs)
 {
 	struct policy *p = &c->policy;
-	struct snapshot_extra x = { .log = NULL, .learn = c->cmd == CMD_LEARN };
+	const struct feature *udp = feature_find(fs, FEATURE_UDP);
+	struct snapshot_extra x = {
+		.log = NULL,
+		.learn = c->cmd == CMD_LEARN,
+		/* a UDP port is a grant to name only where it holds */
+		.udp = udp && udp->available,
+	};
 	char lib[PATH_BUF], log[sizeof(sup->sockpath) + 8], err[PATH_BUF + 256];
 	char dir[PATH_BUF];
 	static char snap[SNAPSHOT_MAX];

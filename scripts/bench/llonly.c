@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof(rw) / sizeof(rw[0]); i++)
 		if (policy_add_root(&p, rw[i], RIGHT_ALL, ORIGIN_DEFAULT, true))
 			return 125;
-	if (landlock_apply(&p, abi, err, sizeof(err))) {
+	if (landlock_apply(&p, abi, NULL, err, sizeof(err))) {
 		fprintf(stderr, "llonly: %s\n", err);
 		return 125;
 	}

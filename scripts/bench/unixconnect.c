@@ -1,7 +1,7 @@
 /*
- * unixconnect.c - what the UNIX-socket broker (enforce/broker/broker_loop.c) costs a
- * program that connects to an allowed socket in a loop (a local database
- * client), and one that sends datagrams with sendmsg().
+ * unixconnect.c - what the UNIX-socket broker (enforce/broker/broker_loop.c)
+ * costs a program that connects to an allowed socket in a loop (a local
+ * database client), and one that sends datagrams with sendmsg().
  *
  *   unixconnect [COUNT]
  *
@@ -215,7 +215,8 @@ static int round_once(long count, enum mode mode, const struct policy *p,
 		if (mode != BARE && allow_all())
 			_exit(2);
 		if (mode == BROKERED) {
-			if (broker_install(NET_PORTS, &l, err, sizeof(err)))
+			if (broker_install(NET_PORTS, false, &l, err,
+					   sizeof(err)))
 				_exit(2);
 			if (broker_give_listener(sp[1], l))
 				_exit(2);

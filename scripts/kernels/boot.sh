@@ -32,7 +32,9 @@ if [ ! -f "$initrd" ] || [ "$here/init" -nt "$initrd" ] ||
 	mv "$initrd.new" "$initrd"
 fi
 
-append="console=ttyS0 panic=-1 loglevel=4 lsm=$lsm"
+# audit=1: the kernel's audit on, without auditd (its records in the
+# kernel's log: t_kaudit.sh reads them)
+append="console=ttyS0 panic=-1 loglevel=4 lsm=$lsm audit=1"
 append="$append cordon.run=$here/guest.sh cordon.build=$build"
 append="$append ${CORDON_KERNEL_APPEND:-}"
 

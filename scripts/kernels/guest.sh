@@ -22,6 +22,14 @@
 # outside signalled; checked here, from outside, after cordon exits),
 # and twin (the same attempt bare, which must do all of it).
 #
+# Then, as root and as cordon-test (tests/integration/run.sh, whose own
+# lines come as "@@IT LINE"), the integration tests of the mechanisms
+# whose holder depends on the kernel (IT_TESTS): a UNIX socket bound
+# outside after the start (Landlock's RESOLVE_UNIX, or the broker), UDP
+# (Landlock's UDP ports, or the namespace and the filter), a thread
+# that ran before the standalone shim (TSYNC), the kernel's audit
+# (quiet flags); "@@LLHAVE RIGHTS" first (tests/helpers/llhave.c).
+#
 #   guest.sh --tests BUILD     (as each user) run the tests
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export PATH
@@ -244,6 +252,10 @@ as_user() {
 		PATH="$PATH" KMATRIX_WHO="$1" "$self" --tests "$build"
 }
 as_user cordon-test
+echo "@@LLHAVE $("$build/helpers/llhave")"
+IT_TESTS='unix_late|unix_shared|test_udp_|threads_started|kaudit'
+bash "$repo/tests/integration/run.sh" "$build" "$IT_TESTS" 2>&1 </dev/null |
+	sed 's/^/@@IT /'
 # The same user where user namespaces are off (as a distribution may).
 echo 0 >/proc/sys/user/max_user_namespaces
 as_user cordon-test-nouserns

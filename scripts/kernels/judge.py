@@ -27,6 +27,14 @@ The expectations, per row (kernel) and user:
     does not run while probe says a needed guarantee is not held; the
     banner names every such guarantee and none probe says is held; a
     refusal names the same as the banner.
+And what issue 30 requires, per row:
+  - the integration tests of the kernel-dependent mechanisms (guest.sh's
+    IT_TESTS) ran to their count, as root and as cordon-test, and none
+    failed;
+  - for each of Landlock's rights past ABI 7 the kernel has (@@LLHAVE),
+    the tests that prove it (IT_PROOF) passed, not skipped;
+  - where it has RESOLVE_UNIX (UDP), probe says Landlock holds the late
+    pathname UNIX sockets (UDP beyond the grant), as root and as a user.
 """
 import json
 import re
@@ -54,6 +62,45 @@ NAMED_BY = {
 
 ROW_NAMES = {"6.1-nolandlock": "without Landlock in `lsm=`"}
 
+# The integration tests that prove each of Landlock's rights past ABI 7
+# where the kernel has it (llhave's names), and the users they must pass
+# as ("root", "user": run.sh's labels).
+IT_PROOF = {
+    "resolve_unix": [
+        ("test_unix_late_socket_outside_is_unreachable", ("root", "user")),
+        ("test_unix_late_socket_in_a_read_only_root_is_unreachable",
+         ("root", "user")),
+        ("test_unix_late_socket_in_the_workspace_is_reached",
+         ("root", "user")),
+        ("test_unix_late_socket_in_shared_tmp_of_a_process_outside_is_"
+         "unreachable", ("root", "user")),
+        ("test_unix_late_no_broker_under_another_supervisor",
+         ("root", "user")),
+    ],
+    "udp": [
+        ("test_udp_other_port_granted_gets_nothing", ("root", "user")),
+        ("test_udp_datagram_outside_gets_nothing_with_network_off",
+         ("root", "user")),
+        ("test_udp_denial_line_pasted_works", ("root", "user")),
+        ("test_udp_bind_only_the_granted_port", ("root", "user")),
+    ],
+    "tsync": [
+        ("test_standalone_threads_started_before_the_library_are_held",
+         ("root", "user")),
+    ],
+    "quiet": [
+        ("test_kaudit_probe_and_shim_refusals_stay_out_the_raw_denial_in",
+         ("root",)),
+    ],
+}
+# What probe must say holds, where the kernel has the right.
+IT_HOLDER = {
+    "resolve_unix": "no pathname UNIX socket outside bound after the start",
+    "udp": "no UDP beyond the grant",
+}
+IT_COUNT = re.compile(r"^(\d+) passed, (\d+) failed, (\d+) skipped$")
+IT_LINE = re.compile(r"^(PASS|FAIL|SKIP) \[(\w+)\] (test_\w+)(?:: (.*))?$")
+
 
 def console(path):
     """The @@ lines of a console log."""
@@ -71,11 +118,21 @@ def fields(line):
 
 def parse(path):
     """A guest's results: {user: {test: fields}}, guarantees, banners."""
-    g = {"results": {}, "guar": {}, "notheld": {}, "meta": {}}
+    g = {"results": {}, "guar": {}, "notheld": {}, "meta": {},
+         "it": {}, "it_count": None}
     for l in console(path):
         tag, _, rest = l.partition(" ")
-        if tag in ("KERNEL", "LSM", "LANDLOCK", "USERNS", "DONE"):
+        if tag in ("KERNEL", "LSM", "LANDLOCK", "USERNS", "DONE",
+                   "LLHAVE"):
             g["meta"].setdefault(tag, rest)
+        elif tag == "IT":
+            m = IT_LINE.match(rest)
+            c = IT_COUNT.match(rest)
+            if m:
+                g["it"][(m.group(2), m.group(3))] = (m.group(1),
+                                                      m.group(4) or "")
+            elif c:
+                g["it_count"] = tuple(int(x) for x in c.groups())
         elif tag == "BOOT" and rest.startswith("FAIL"):
             g["meta"].setdefault("FAIL", rest[5:])
         elif tag == "RESULT":
@@ -141,6 +198,62 @@ def agree(key, user, r, gs, notheld):
     return fails
 
 
+def judge_it(key, g):
+    """Issue 30's expectations of row @key: the integration tests."""
+    fails = []
+    if "DONE" not in g["meta"]:
+        return fails  # said already: the guest did not finish
+    have = g["meta"].get("LLHAVE", "").split()
+    if g["it_count"] is None:
+        fails.append(f"{key}: the integration tests did not finish "
+                     "(no count)")
+    for (label, test), (st, _) in sorted(g["it"].items()):
+        if st == "FAIL":
+            fails.append(f"{key} {label}: {test} failed")
+    for right in have:
+        for test, labels in IT_PROOF.get(right, []):
+            for label in labels:
+                st = g["it"].get((label, test), ("none", ""))[0]
+                if st != "PASS":
+                    fails.append(f"{key} {label}: {test}: {st}, but the "
+                                 f"kernel has {right}: it must pass")
+        holder = IT_HOLDER.get(right)
+        for user in REQUIRED:
+            gs = g["guar"].get(user)
+            if not holder or not isinstance(gs, list):
+                continue
+            e = next((x for x in gs if x.get("guarantee") == holder), {})
+            if "Landlock" not in e.get("held_by", []):
+                fails.append(f"{key} {user}: the kernel has {right}, but "
+                             f"probe says '{holder}' is held by "
+                             f"{e.get('held_by')}, not Landlock")
+    return fails
+
+
+def it_table(rows):
+    """Per row: Landlock's rights past ABI 7, the counts, the skips."""
+    out = ("| kernel | Landlock past ABI 7 | as root | as cordon-test | "
+           "skipped, and why |\n| --- | --- | --- | --- | --- |\n")
+    for key, g, _, _ in rows:
+        counts = {}
+        skips = {}
+        for (label, test), (st, why) in g["it"].items():
+            c = counts.setdefault(label, [0, 0, 0])
+            c[("PASS", "FAIL", "SKIP").index(st)] += 1
+            if st == "SKIP":
+                skips.setdefault(why.removeprefix("SKIP: "), []).append(
+                    f"{test.removeprefix('test_')} ({label})")
+        cell = {lab: "{} passed, {} failed, {} skipped".format(*c)
+                for lab, c in counts.items()}
+        why = "; ".join(f"{', '.join(sorted(t))}: {w}"
+                        for w, t in sorted(skips.items())) or "none"
+        out += (f"| {row_label(key, g)} | "
+                f"{g['meta'].get('LLHAVE', '').strip() or 'none'} | "
+                f"{cell.get('root', 'none')} | {cell.get('user', 'none')} | "
+                f"{why} |\n")
+    return out
+
+
 def breaches(verdict):
     if verdict and verdict.startswith("BREACHED:"):
         return verdict[len("BREACHED:"):].split(",")
@@ -201,7 +314,7 @@ def judge(key, g, booted):
                              f"--best-effort {be}")
         if isinstance(g["guar"].get(user), list):
             fails += agree(key, user, r, g["guar"][user], g["notheld"])
-    return fails
+    return fails + judge_it(key, g)
 
 
 def row_label(key, g):
@@ -390,6 +503,19 @@ the banner named every breach as not enforced.  Its twin, the same run
 bare in the same guest, must reach everything.
 
 {table}
+## The late UNIX socket, UDP, thread and audit tests
+
+The integration tests of the mechanisms whose holder depends on the
+kernel (tests/integration/t_unix_late.sh, t_unix_shared.sh, t_udp.sh,
+t_shim_standalone.sh's threads, t_kaudit.sh), run in each guest as root
+and as `cordon-test` by tests/integration/run.sh: each checks its
+effect from outside, with its twin.  "Landlock past ABI 7": the rights
+`tests/helpers/llhave` found (RESOLVE_UNIX: ABI 9; UDP and quiet: ABI
+10; TSYNC: ABI 8); where a right is missing, the test proves what holds
+instead (the broker, the network namespace and the filter) or says
+SKIP with why.
+
+{it}
 ## Expectations
 
 As root and as `cordon-test`, on every kernel: `cordon -- true` runs,
@@ -399,7 +525,10 @@ user namespaces: under `cordon --` refused (125) or held; under
 cordon agrees with its probe: `cordon -- true` does not run while a
 needed guarantee is NOT HELD, the banner names exactly those, and a
 refusal names the same as the banner.  Every twin reaches everything;
-every guest finishes.  `make kernels` exits 1 on any failure
+every guest finishes.  The integration tests above finish and none
+fails; where the kernel has a right past ABI 7, the tests that prove it
+pass (not skip), and probe says Landlock holds the late pathname UNIX
+sockets (RESOLVE_UNIX) and UDP beyond the grant (UDP).  `make kernels` exits 1 on any failure
 (`judge.py --selftest` first shows each of these failing on a forged
 console).
 
@@ -421,6 +550,13 @@ def forged(edit=None):
             lines.append(f"@@RESULT user={user} test={t} status=1 "
                          "verdict=held")
         lines.append(f"@@RESULT user={user} test=twin status=0 twin=ok")
+    lines.append("@@LLHAVE tsync")
+    for label in ("root", "user"):
+        lines.append(f"@@IT PASS [{label}] test_standalone_threads_started"
+                     "_before_the_library_are_held")
+        lines.append(f"@@IT SKIP [{label}] test_udp_bind_only_the_granted"
+                     "_port: SKIP: UDP ports need Landlock ABI 10")
+    lines.append("@@IT 2 passed, 0 failed, 2 skipped")
     lines.append("@@DONE")
     return "\n".join(edit(lines) if edit else lines) + "\n"
 
@@ -453,6 +589,21 @@ def selftest():
         return (f"@@NOTHELD cordon-test-nouserns contain: cordon: refusing "
                 f"to run: {n}: nothing here holds it; it needs z (this is "
                 "Linux 6.1)")
+
+    def with_udp(held_by):
+        """The kernel has UDP, its proofs pass, probe says @held_by."""
+        def edit(ls):
+            ls = [l.replace("@@LLHAVE tsync", "@@LLHAVE tsync udp")
+                  for l in ls]
+            ls += [f"@@IT PASS [{lab}] {t}" for t, labs in IT_PROOF["udp"]
+                   for lab in labs]
+            gs = json.dumps([{"guarantee": IT_HOLDER["udp"],
+                              "needed": True, "held": True,
+                              "held_by": held_by, "would_hold": None}])
+            return [l for l in ls if not l.startswith(("@@GUAR root",
+                                                       "@@GUAR cordon-test "))
+                    ] + [f"@@GUAR root {gs}", f"@@GUAR cordon-test {gs}"]
+        return edit
 
     refused = sub(f"{nu} test=run status=0", f"{nu} test=run status=125")
     refused_c = sub(f"{nu} test=contain status=1 verdict=held",
@@ -513,6 +664,20 @@ def selftest():
          lambda ls: refused(ls) + [
              guar(["truncate only under the writable roots"]), banner,
              refusal("truncate only under the writable roots")], 1),
+        ("an integration test failed",
+         sub("@@IT SKIP [user] test_udp_bind", "@@IT FAIL [user] test_udp_bind"),
+         1),
+        ("the integration tests did not finish",
+         lambda ls: [l for l in ls if "passed, 0 failed" not in l], 1),
+        ("a right's proof skipped where the kernel has it",
+         sub("@@IT PASS [root] test_standalone", "@@IT SKIP [root] test_standalone"),
+         1),
+        ("a right's proof skipped where the kernel lacks it", sub(
+            "@@LLHAVE tsync", "@@LLHAVE "), 0),
+        ("the kernel has UDP, probe says Landlock holds it",
+         with_udp(["Landlock", "the seccomp filter"]), 0),
+        ("the kernel has UDP, probe says not Landlock",
+         with_udp(["the seccomp filter"]), 1),
     ]
     bad = 0
     with tempfile.TemporaryDirectory() as d:
@@ -557,7 +722,7 @@ def main():
     flist = "".join(f"- FAIL: {f}\n" for f in fails) or "All held.\n"
     with open(sys.argv[2], "w") as f:
         f.write(DOC.format(
-            guar=guar, table=table, fails=flist,
+            guar=guar, table=table, fails=flist, it=it_table(rows),
             when=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
             total=total, cpus=os.cpu_count(),
             keys=" ".join(r[0] for r in rows)))

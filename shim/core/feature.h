@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define FEATURE_MAX	   40
+#define FEATURE_MAX	   48
 #define FEATURE_GUARANTEES 32
 #define GUARANTEE_BY_MAX   5
 
@@ -48,6 +48,12 @@
 #define FEATURE_ABI32	  "32-bit and x32 system calls"
 #define FEATURE_BROKER	  "UNIX socket files bound after the start"
 #define FEATURE_CAPS	  "a root user's capabilities"
+#define FEATURE_RESOLVE_UNIX                                                   \
+	"pathname UNIX sockets: connect and send (RESOLVE_UNIX)"
+#define FEATURE_UDP	      "UDP bind, connect and send rules"
+#define FEATURE_TSYNC	      "every thread of the process (TSYNC)"
+#define FEATURE_QUIET	      "cordon's own expected denials kept out of the audit"
+#define FEATURE_BROKER_LISTEN "TCP listen() on a port bind() did not give"
 
 struct feature {
 	const char *layer; /* "landlock", "seccomp", "mount", ... */

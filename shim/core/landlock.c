@@ -27,7 +27,9 @@
 	 LL_FS_TRUNCATE | LL_FS_IOCTL_DEV)
 #define FS_FILE                                                                \
 	(LL_FS_EXECUTE | LL_FS_WRITE_FILE | LL_FS_READ_FILE | LL_FS_TRUNCATE | \
-	 LL_FS_IOCTL_DEV)
+	 LL_FS_IOCTL_DEV | LL_FS_RESOLVE_UNIX)
+#define NET_TCP (LL_NET_BIND_TCP | LL_NET_CONNECT_TCP)
+#define NET_UDP (LL_NET_BIND_UDP | LL_NET_CONNECT_SEND_UDP)
 
 static long ll_create(const struct ll_ruleset_attr *attr, size_t size,
 		      uint32_t flags)
@@ -53,6 +55,8 @@ static uint64_t fs_handled(int abi)
 		all |= LL_FS_TRUNCATE;
 	if (abi >= 5)
 		all |= LL_FS_IOCTL_DEV;
+	if (abi >= 9)
+		all |= LL_FS_RESOLVE_UNIX;
 	return all;
 }
 
@@ -61,35 +65,37 @@ static uint64_t fs_handled(int abi)
  * claims, less any it refuses.  A kernel may claim an ABI and lack one
  * of its rights (a distribution's kernel with a backport, without a
  * scope): each right past ABI 1 is tried alone, a ruleset handling it
- * made and closed, or refused (EINVAL).
+ * made and closed, or refused (EINVAL).  TSYNC is tried where it is
+ * used (landlock_restrict_self() refuses an unknown flag: EINVAL).
  */
 struct ll_have {
 	uint64_t fs, net, scoped;
+	bool quiet, tsync;
 };
 
 static struct ll_have promised(int abi)
 {
 	return (struct ll_have){
 		.fs = abi >= 1 ? fs_handled(abi) : 0,
-		.net = abi >= 4 ? LL_NET_BIND_TCP | LL_NET_CONNECT_TCP : 0,
+		.net = abi >= 10  ? NET_TCP | NET_UDP
+		       : abi >= 4 ? NET_TCP
+				  : 0,
 		.scoped = abi >= 6 ? LL_SCOPE_ABSTRACT_UNIX_SOCKET |
 					     LL_SCOPE_SIGNAL
 				   : 0,
+		.quiet = abi >= 10,
+		.tsync = abi >= 8,
 	};
 }
 
-static bool takes(uint64_t fs, uint64_t net, uint64_t scoped)
+static bool takes(const struct ll_ruleset_attr *a)
 {
-	struct ll_ruleset_attr a = {
-		.handled_access_fs = fs,
-		.handled_access_net = net,
-		.scoped = scoped,
-	};
-	/* as small as the right asks: an older kernel takes no more */
-	size_t size = scoped ? sizeof(a)
-		      : net  ? 2 * sizeof(uint64_t)
-			     : sizeof(uint64_t);
-	long fd = ll_create(&a, size, 0);
+	/* as small as the rights ask: an older kernel takes no more */
+	size_t size = a->quiet_access_fs      ? LL_ATTR_SIZE_QUIET
+		      : a->scoped	      ? LL_ATTR_SIZE_SCOPED
+		      : a->handled_access_net ? LL_ATTR_SIZE_NET
+					      : LL_ATTR_SIZE_FS;
+	long fd = ll_create(a, size, 0);
 
 	if (fd < 0)
 		return false;
@@ -100,21 +106,31 @@ static bool takes(uint64_t fs, uint64_t net, uint64_t scoped)
 /* Keep in @set the bits that takes() takes, each alone. */
 static uint64_t tried(uint64_t set, uint64_t skip, int which)
 {
-	for (uint64_t bit = 1; bit && bit <= set; bit <<= 1)
-		if ((set & bit) && !(skip & bit) &&
-		    !takes(which == 0 ? bit : 0, which == 1 ? bit : 0,
-			   which == 2 ? bit : 0))
+	for (uint64_t bit = 1; bit && bit <= set; bit <<= 1) {
+		struct ll_ruleset_attr a = {
+			.handled_access_fs = which == 0 ? bit : 0,
+			.handled_access_net = which == 1 ? bit : 0,
+			.scoped = which == 2 ? bit : 0,
+		};
+
+		if ((set & bit) && !(skip & bit) && !takes(&a))
 			set &= ~bit;
+	}
 	return set;
 }
 
 static struct ll_have tested(int abi)
 {
 	struct ll_have h = promised(abi);
+	struct ll_ruleset_attr quiet = {
+		.handled_access_fs = LL_FS_READ_FILE,
+		.quiet_access_fs = LL_FS_READ_FILE,
+	};
 
 	h.fs = tried(h.fs, fs_handled(1), 0);
 	h.net = tried(h.net, 0, 1);
 	h.scoped = tried(h.scoped, 0, 2);
+	h.quiet = h.quiet && takes(&quiet);
 	return h;
 }
 
@@ -128,6 +144,8 @@ static uint64_t fs_access(unsigned int rights, uint64_t handled, bool is_dir)
 		a |= FS_WRITE;
 	if (rights & RIGHT_X)
 		a |= LL_FS_EXECUTE;
+	if (rights & (RIGHT_W | RIGHT_U))
+		a |= LL_FS_RESOLVE_UNIX;
 	if (!is_dir)
 		a &= FS_FILE;
 	return a & handled;
@@ -162,7 +180,6 @@ void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 {
 	/* with hosts allowed, the network namespace holds TCP (ns.c) */
 	bool net = p->net != NET_ON && p->net != NET_HOSTS;
-	const uint64_t tcp = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
 	struct ll_have h = tested(abi);
 
 #define LACKS " (this kernel claims its ABI without it)"
@@ -178,8 +195,8 @@ void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 	    (h.fs & LL_FS_REFER) != 0, true);
 	add(s, FEATURE_TRUNCATE, NEEDS(3, "6.2", h.fs & LL_FS_TRUNCATE), true,
 	    (h.fs & LL_FS_TRUNCATE) != 0, false);
-	add(s, FEATURE_TCP, NEEDS(4, "6.7", (h.net & tcp) == tcp), net,
-	    (h.net & tcp) == tcp, false);
+	add(s, FEATURE_TCP, NEEDS(4, "6.7", (h.net & NET_TCP) == NET_TCP), net,
+	    (h.net & NET_TCP) == NET_TCP, false);
 	add(s, FEATURE_IOCTL, NEEDS(5, "6.10", h.fs & LL_FS_IOCTL_DEV), true,
 	    (h.fs & LL_FS_IOCTL_DEV) != 0, false);
 	add(s, FEATURE_ABSTRACT,
@@ -187,14 +204,51 @@ void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 	    (h.scoped & LL_SCOPE_ABSTRACT_UNIX_SOCKET) != 0, false);
 	add(s, FEATURE_SIGNALS, NEEDS(6, "6.12", h.scoped & LL_SCOPE_SIGNAL),
 	    true, (h.scoped & LL_SCOPE_SIGNAL) != 0, false);
-#undef NEEDS
-#undef LACKS
 	add(s, "kernel audit of the command's denials",
 	    "Landlock ABI 7 (Linux 6.15)", true, abi >= 7, true);
+	/* the standalone shim's (the launcher restricts a process of one
+	 * thread) and the probe's: never noted before a run */
+	add(s, FEATURE_TSYNC, "Landlock ABI 8 (Linux 7.0)", false, h.tsync,
+	    true);
+	add(s, FEATURE_RESOLVE_UNIX, NEEDS(9, "7.1", h.fs & LL_FS_RESOLVE_UNIX),
+	    true, (h.fs & LL_FS_RESOLVE_UNIX) != 0, false);
+	add(s, FEATURE_UDP, NEEDS(10, "7.2", (h.net & NET_UDP) == NET_UDP), net,
+	    (h.net & NET_UDP) == NET_UDP, false);
+	add(s, FEATURE_QUIET, NEEDS(10, "7.2", h.quiet), false, h.quiet, true);
+#undef NEEDS
+#undef LACKS
 }
 
-static int add_path_rule(int ruleset, const struct root *r, uint64_t fs,
-			 char *err, size_t errlen)
+bool landlock_holds_unix(int abi)
+{
+	struct ll_have h = tested(abi);
+
+	return (h.fs & LL_FS_RESOLVE_UNIX) &&
+	       (h.scoped & LL_SCOPE_ABSTRACT_UNIX_SOCKET);
+}
+
+static int add_rule(int ruleset, int type, void *attr, bool quiet)
+{
+	return (int)syscall(__NR_landlock_add_rule, ruleset, type, attr,
+			    quiet ? LL_ADD_RULE_QUIET : 0);
+}
+
+/* The rights of root @r here: a socket in a temp dir shared with the
+ * host's processes is reached only when the command bound it (the same
+ * Landlock domain), unless a root of the user's grants it. */
+static uint64_t root_access(const struct policy *p, const struct root *r,
+			    uint64_t fs, bool is_dir)
+{
+	uint64_t a = fs_access(r->rights, fs, is_dir);
+
+	if (policy_unix_shared(p, r->path))
+		a &= ~LL_FS_RESOLVE_UNIX;
+	return a;
+}
+
+static int add_path_rule(int ruleset, const struct policy *p,
+			 const struct root *r, uint64_t fs, char *err,
+			 size_t errlen)
 {
 	struct ll_path_beneath_attr attr;
 	struct stat st;
@@ -214,11 +268,10 @@ static int add_path_rule(int ruleset, const struct root *r, uint64_t fs,
 		goto out;
 	}
 	attr.parent_fd = fd;
-	attr.allowed_access = fs_access(r->rights, fs, S_ISDIR(st.st_mode));
+	attr.allowed_access = root_access(p, r, fs, S_ISDIR(st.st_mode));
 	if (!attr.allowed_access)
 		goto out;
-	if (syscall(__NR_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH,
-		    &attr, 0) < 0) {
+	if (add_rule(ruleset, LL_RULE_PATH_BENEATH, &attr, false) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot add a rule for '%s': %s", r->path,
 			 strerror(errno));
@@ -229,16 +282,15 @@ out:
 }
 
 static int add_port_rules(int ruleset, const uint16_t *ports, size_t n,
-			  uint64_t access, char *err, size_t errlen)
+			  uint64_t access, bool quiet, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < n; i++) {
 		struct ll_net_port_attr attr = {
-			.allowed_access = access,
+			.allowed_access = quiet ? 0 : access,
 			.port = ports[i],
 		};
 
-		if (syscall(__NR_landlock_add_rule, ruleset, LL_RULE_NET_PORT,
-			    &attr, 0) < 0) {
+		if (add_rule(ruleset, LL_RULE_NET_PORT, &attr, quiet) < 0) {
 			int ret = -errno;
 
 			snprintf(err, errlen,
@@ -250,8 +302,59 @@ static int add_port_rules(int ruleset, const uint16_t *ports, size_t n,
 	return 0;
 }
 
+static int add_net_rules(int ruleset, const struct policy *p, uint64_t net,
+			 char *err, size_t errlen)
+{
+	static const uint16_t any = 0;
+	int ret;
+
+	ret = add_port_rules(ruleset, p->connect_ports, p->nconnect,
+			     LL_NET_CONNECT_TCP, false, err, errlen);
+	if (!ret)
+		ret = add_port_rules(ruleset, p->bind_ports, p->nbind,
+				     LL_NET_BIND_TCP, false, err, errlen);
+	if (ret || !(net & NET_UDP))
+		return ret;
+	ret = add_port_rules(ruleset, p->connect_udp, p->nconnect_udp,
+			     LL_NET_CONNECT_SEND_UDP, false, err, errlen);
+	if (!ret)
+		ret = add_port_rules(ruleset, p->bind_udp, p->nbind_udp,
+				     LL_NET_BIND_UDP, false, err, errlen);
+	/* a first send (or connect) binds the socket to an ephemeral port:
+	 * a bind of port 0 to Landlock (policy_udp_allowed()) */
+	if (!ret && p->nconnect_udp)
+		ret = add_port_rules(ruleset, &any, 1, LL_NET_BIND_UDP, false,
+				     err, errlen);
+	return ret;
+}
+
+/* Every denial of the domain kept out of the kernel's audit: the
+ * filesystem from the root down, and the ports @q names (where the
+ * ruleset handles the network: @net). */
+static int add_quiet_rules(int ruleset, const struct landlock_opts *q,
+			   uint64_t net, char *err, size_t errlen)
+{
+	struct ll_path_beneath_attr attr = { .allowed_access = 0 };
+	int ret = 0;
+
+	attr.parent_fd = open("/", O_PATH | O_CLOEXEC);
+	if (attr.parent_fd < 0 ||
+	    add_rule(ruleset, LL_RULE_PATH_BENEATH, &attr, true) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot mark '/' quiet: %s",
+			 strerror(errno));
+	}
+	if (attr.parent_fd >= 0)
+		close(attr.parent_fd);
+	if (!ret && net)
+		ret = add_port_rules(ruleset, q->quiet_ports, q->nquiet_ports,
+				     0, true, err, errlen);
+	return ret;
+}
+
 static int add_rules(int ruleset, const struct policy *p,
-		     const struct ll_have *h, char *err, size_t errlen)
+		     const struct ll_have *h, uint64_t net, char *err,
+		     size_t errlen)
 {
 	int ret;
 
@@ -263,53 +366,79 @@ static int add_rules(int ruleset, const struct policy *p,
 		if (p->roots[i].origin == ORIGIN_PROTECTED ||
 		    !p->roots[i].rights)
 			continue;
-		ret = add_path_rule(ruleset, &p->roots[i], h->fs, err, errlen);
+		ret = add_path_rule(ruleset, p, &p->roots[i], h->fs, err,
+				    errlen);
 		if (ret)
 			return ret;
 	}
-	if (p->net != NET_PORTS || !h->net)
+	if (p->net != NET_PORTS || !net)
 		return 0;
-	ret = add_port_rules(ruleset, p->connect_ports, p->nconnect,
-			     LL_NET_CONNECT_TCP, err, errlen);
-	if (ret)
-		return ret;
-	return add_port_rules(ruleset, p->bind_ports, p->nbind, LL_NET_BIND_TCP,
-			      err, errlen);
+	return add_net_rules(ruleset, p, net, err, errlen);
 }
 
-static struct ll_ruleset_attr
-ruleset_attr(const struct policy *p, const struct ll_have *h, size_t *size)
+static struct ll_ruleset_attr ruleset_attr(const struct policy *p,
+					   const struct ll_have *h, bool quiet,
+					   size_t *size)
 {
 	struct ll_ruleset_attr attr = { .handled_access_fs = h->fs };
 
-	*size = sizeof(uint64_t);
+	*size = LL_ATTR_SIZE_FS;
 	if (h->net) {
-		*size = 2 * sizeof(uint64_t);
+		*size = LL_ATTR_SIZE_NET;
 		if (p->net != NET_ON && p->net != NET_HOSTS)
 			attr.handled_access_net = h->net;
 	}
 	if (h->scoped) {
-		*size = sizeof(attr);
+		*size = LL_ATTR_SIZE_SCOPED;
 		attr.scoped = h->scoped;
+	}
+	if (quiet && h->quiet) {
+		*size = LL_ATTR_SIZE_QUIET;
+		attr.quiet_access_fs = attr.handled_access_fs;
+		attr.quiet_access_net = attr.handled_access_net;
+		attr.quiet_scoped = attr.scoped;
 	}
 	return attr;
 }
 
-int landlock_apply(const struct policy *p, int abi, char *err, size_t errlen)
+/* restrict_self, for every thread where the kernel can (TSYNC): a
+ * kernel that claims ABI 8 without it refuses the flag (EINVAL), and
+ * the caller alone is restricted. */
+static int restrict_self(int ruleset, const struct ll_have *h, int abi,
+			 bool *all_threads)
 {
+	uint32_t flags = abi >= 7 ? LL_RESTRICT_LOG_NEW_EXEC_ON : 0;
+
+	*all_threads = false;
+	if (h->tsync && syscall(__NR_landlock_restrict_self, ruleset,
+				flags | LL_RESTRICT_TSYNC) == 0) {
+		*all_threads = true;
+		return 0;
+	}
+	if (h->tsync && errno != EINVAL)
+		return -errno;
+	return syscall(__NR_landlock_restrict_self, ruleset, flags) < 0 ? -errno
+									: 0;
+}
+
+int landlock_apply(const struct policy *p, int abi, struct landlock_opts *o,
+		   char *err, size_t errlen)
+{
+	struct landlock_opts none = { .quiet = false };
 	struct ll_have h = promised(abi);
 	struct ll_ruleset_attr attr;
-	uint32_t flags = abi >= 7 ? LL_RESTRICT_LOG_NEW_EXEC_ON : 0;
 	size_t size;
 	int ruleset, ret;
 
-	attr = ruleset_attr(p, &h, &size);
+	if (!o)
+		o = &none;
+	attr = ruleset_attr(p, &h, o->quiet, &size);
 	ruleset = (int)ll_create(&attr, size, 0);
 	if (ruleset < 0 && (errno == EINVAL || errno == E2BIG)) {
 		/* a right the ABI promises and the kernel lacks: the
 		 * rights it takes (its rows said what holds the rest) */
 		h = tested(abi);
-		attr = ruleset_attr(p, &h, &size);
+		attr = ruleset_attr(p, &h, o->quiet, &size);
 		ruleset = (int)ll_create(&attr, size, 0);
 	}
 	if (ruleset < 0) {
@@ -318,7 +447,10 @@ int landlock_apply(const struct policy *p, int abi, char *err, size_t errlen)
 			 strerror(errno));
 		return ret;
 	}
-	ret = add_rules(ruleset, p, &h, err, errlen);
+	ret = add_rules(ruleset, p, &h, attr.handled_access_net, err, errlen);
+	if (!ret && attr.quiet_access_fs)
+		ret = add_quiet_rules(ruleset, o, attr.handled_access_net, err,
+				      errlen);
 	if (ret)
 		goto out;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) {
@@ -327,11 +459,10 @@ int landlock_apply(const struct policy *p, int abi, char *err, size_t errlen)
 			 strerror(errno));
 		goto out;
 	}
-	if (syscall(__NR_landlock_restrict_self, ruleset, flags) < 0) {
-		ret = -errno;
+	ret = restrict_self(ruleset, &h, abi, &o->all_threads);
+	if (ret)
 		snprintf(err, errlen, "cannot enforce the Landlock ruleset: %s",
-			 strerror(errno));
-	}
+			 strerror(-ret));
 out:
 	close(ruleset);
 	return ret;

@@ -28,14 +28,34 @@ void landlock_features(const struct policy *p, int abi, struct feature_set *s);
  * @abi, for a directory or (@is_dir false) a file. */
 uint64_t landlock_fs_access(unsigned int rights, int abi, bool is_dir);
 
+/* Does Landlock hold the UNIX sockets here: a pathname one by its path
+ * (RESOLVE_UNIX, ABI 9), an abstract one by its domain (ABI 6)? */
+bool landlock_holds_unix(int abi);
+
+/* What landlock_apply() is asked besides the policy, and what it did. */
+struct landlock_opts {
+	/* every denial of the domain kept out of the kernel's audit (ABI
+	 * 10; cordon probe's own attempts): the filesystem, these ports,
+	 * the scopes */
+	bool quiet;
+	const uint16_t *quiet_ports;
+	size_t nquiet_ports;
+	/* out: the domain holds every thread of the process (TSYNC, ABI
+	 * 8), not the caller's alone */
+	bool all_threads;
+};
+
 /**
- * landlock_apply - restrict the calling thread to @p: create the ruleset
- * with every right @abi offers, add a rule per root and per allowed
- * port, set NO_NEW_PRIVS and restrict.  Nothing is applied unless all
- * of it is.  On failure, @err receives "<what> '<path>': <reason>".
+ * landlock_apply - restrict the process to @p: create the ruleset with
+ * every right @abi offers, add a rule per root and per allowed port,
+ * set NO_NEW_PRIVS and restrict every thread (the calling one alone
+ * before ABI 8: @o->all_threads says which).  @o may be NULL.  Nothing
+ * is applied unless all of it is.  On failure, @err receives
+ * "<what> '<path>': <reason>".
  *
  * Return: 0, or -errno.
  */
-int landlock_apply(const struct policy *p, int abi, char *err, size_t errlen);
+int landlock_apply(const struct policy *p, int abi, struct landlock_opts *o,
+		   char *err, size_t errlen);
 
 #endif

@@ -7,6 +7,7 @@
  * every interposed call and in vfork children: they never allocate,
  * lock or touch errno.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "shim/core/policy.h"
@@ -199,6 +200,99 @@ bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port)
 		return false;
 	return bind ? has_port(p->bind_ports, p->nbind, port)
 		    : has_port(p->connect_ports, p->nconnect, port);
+}
+
+bool policy_udp_allowed(const struct policy *p, bool bind, unsigned int port)
+{
+	if (p->net == NET_ON)
+		return true;
+	if (!policy_has_udp(p))
+		return false;
+	if (bind && port == 0 && p->nconnect_udp)
+		return true; /* the first send's own port */
+	return bind ? has_port(p->bind_udp, p->nbind_udp, port)
+		    : has_port(p->connect_udp, p->nconnect_udp, port);
+}
+
+/* One port, "0" to "65535", at @s; its end in *@end. */
+static int port_at(const char *s, const char **end, unsigned long *port)
+{
+	const char *at = s;
+
+	*port = 0;
+	while (*at >= '0' && *at <= '9' && *port <= 65535)
+		*port = *port * 10 + (unsigned long)(*at++ - '0');
+	*end = at;
+	return at == s || *port > 65535 ? -EINVAL : 0;
+}
+
+static int put_port(uint16_t *ports, size_t *n, unsigned long port)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (ports[i] == port)
+			return 0;
+	if (*n == POLICY_MAX_PORTS)
+		return -E2BIG;
+	ports[(*n)++] = (uint16_t)port;
+	return 0;
+}
+
+/* A protocol's name at @s, "tcp" or "udp": what follows it, or NULL. */
+static const char *proto_at(const char *s, bool *udp)
+{
+	if (strncmp(s, "udp", 3) != 0 && strncmp(s, "tcp", 3) != 0)
+		return NULL;
+	*udp = s[0] == 'u';
+	return s + 3;
+}
+
+/* One item: [tcp:|udp:]PORT[-PORT][/tcp|/udp], into the list *@udp
+ * says (a prefix sets it for the items after, a suffix for this one). */
+static int add_item(struct policy *p, const char **s, bool bind, bool *udp)
+{
+	const char *at = *s, *after;
+	unsigned long lo, hi;
+	bool one;
+	int ret = 0;
+
+	after = proto_at(at, udp);
+	if (after && *after == ':')
+		at = after + 1;
+	else if (after)
+		return -EINVAL;
+	one = *udp;
+	if (port_at(at, &at, &lo))
+		return -EINVAL;
+	hi = lo;
+	if (*at == '-' && port_at(at + 1, &at, &hi))
+		return -EINVAL;
+	if (*at == '/' && !(at = proto_at(at + 1, &one)))
+		return -EINVAL;
+	if (hi < lo || (*at && *at != ','))
+		return -EINVAL;
+	for (unsigned long port = lo; !ret && port <= hi; port++)
+		ret = one ? put_port(bind ? p->bind_udp : p->connect_udp,
+				     bind ? &p->nbind_udp : &p->nconnect_udp,
+				     port)
+			  : put_port(bind ? p->bind_ports : p->connect_ports,
+				     bind ? &p->nbind : &p->nconnect, port);
+	*s = at;
+	return ret;
+}
+
+int policy_add_ports(struct policy *p, const char *s, bool bind)
+{
+	bool udp = false;
+	int ret;
+
+	for (;;) {
+		ret = add_item(p, &s, bind, &udp);
+		if (ret)
+			return ret;
+		if (*s == '\0')
+			return 0;
+		s++; /* the ',' */
+	}
 }
 
 bool policy_listen_allowed(const struct policy *p, unsigned int port,

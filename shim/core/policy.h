@@ -52,7 +52,8 @@ struct root {
 
 enum net_mode {
 	NET_OFF,   /* no network at all */
-	NET_PORTS, /* TCP only, to and from the listed ports */
+	NET_PORTS, /* TCP (and UDP, where granted) only, to and from the
+		    * listed ports: the host's network */
 	NET_ON,	   /* unrestricted */
 	NET_HOSTS, /* only the hosts allowed, through cordon's proxy: a
 		    * network namespace of its own, loopback alone */
@@ -78,6 +79,12 @@ struct policy {
 	size_t nconnect;
 	uint16_t bind_ports[POLICY_MAX_PORTS];
 	size_t nbind;
+	/* UDP ports (--connect udp:53, --bind udp:5353): only with the
+	 * host's network (NET_PORTS), held by Landlock ABI 10 */
+	uint16_t connect_udp[POLICY_MAX_PORTS];
+	size_t nconnect_udp;
+	uint16_t bind_udp[POLICY_MAX_PORTS];
+	size_t nbind_udp;
 	/* --allow-host HOST[:PORT], as given (checked by the launcher);
 	 * the shim's copy of the policy holds none */
 	char *hosts[POLICY_MAX_HOSTS];
@@ -130,6 +137,29 @@ bool policy_unix_shared(const struct policy *p, const char *path);
  * on, the port in the --connect (--bind) list, or with hosts allowed
  * any port: the command's network namespace has its loopback alone. */
 bool policy_tcp_allowed(const struct policy *p, bool bind, unsigned int port);
+
+/* May UDP @port be sent to (connected to), or bound with @bind?  The
+ * network on, or the port in the UDP --connect (--bind) list; bind()
+ * of port 0 (an ephemeral port, as the first send takes) wherever a
+ * UDP port is granted.  Off and with hosts allowed, no UDP at all. */
+bool policy_udp_allowed(const struct policy *p, bool bind, unsigned int port);
+
+/**
+ * policy_add_ports - add the ports @s names to @p's connect lists (its
+ * bind lists with @bind), each once: "80,443,8000-8010" (TCP), a
+ * protocol's prefix for the items after it ("udp:53,5353",
+ * "tcp:80,udp:53") or its suffix for one ("53/udp").  The network mode
+ * is the caller's.  Async-signal-safe; allocates nothing.
+ * Return: 0, -EINVAL (malformed: the lists may hold a part), or -E2BIG
+ * (more than POLICY_MAX_PORTS in a list).
+ */
+int policy_add_ports(struct policy *p, const char *s, bool bind);
+
+/* Does the policy grant any UDP port (with the host's network)? */
+static inline bool policy_has_udp(const struct policy *p)
+{
+	return p->net == NET_PORTS && (p->nconnect_udp || p->nbind_udp);
+}
 
 /**
  * policy_listen_allowed - may a TCP socket whose port is @port (0: none

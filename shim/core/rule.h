@@ -168,4 +168,9 @@ bool rule_link_crosses(const struct policy *p, const char *a, const char *b);
 void rule_put_tcp(struct strbuf *sb, const struct policy *p, bool bind,
 		  unsigned int port);
 
+/* The same for UDP: "network is off", "no UDP connect port is allowed",
+ * "UDP port 54 is not among the UDP connect ports 53". */
+void rule_put_udp(struct strbuf *sb, const struct policy *p, bool bind,
+		  unsigned int port);
+
 #endif

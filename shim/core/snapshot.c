@@ -35,14 +35,17 @@ static void put_escaped(struct strbuf *o, const char *s)
 	}
 }
 
-static void put_ports(struct strbuf *o, const char *key, const uint16_t *ports,
-		      size_t n)
+/* The TCP ports, then the UDP ones, each with a 'u' before it. */
+static void put_ports(struct strbuf *o, const char *key, const uint16_t *tcp,
+		      size_t n, const uint16_t *udp, size_t nudp)
 {
 	sb_puts(o, key);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n + nudp; i++) {
 		if (i)
 			sb_puts(o, ",");
-		sb_uint(o, ports[i]);
+		if (i >= n)
+			sb_puts(o, "u");
+		sb_uint(o, i < n ? tcp[i] : udp[i - n]);
 	}
 }
 
@@ -69,8 +72,10 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 	buf[0] = '\0';
 	sb_puts(&o, "v=1|net=");
 	sb_uint(&o, p->net);
-	put_ports(&o, "|con=", p->connect_ports, p->nconnect);
-	put_ports(&o, "|bnd=", p->bind_ports, p->nbind);
+	put_ports(&o, "|con=", p->connect_ports, p->nconnect, p->connect_udp,
+		  p->nconnect_udp);
+	put_ports(&o, "|bnd=", p->bind_ports, p->nbind, p->bind_udp,
+		  p->nbind_udp);
 	sb_puts(&o, "|env=");
 	sb_uint(&o, p->env);
 	sb_puts(&o, "|names=");
@@ -84,6 +89,8 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 		sb_puts(&o, "|sa=1");
 	if (x && x->learn)
 		sb_puts(&o, "|learn=1");
+	if (x && x->udp)
+		sb_puts(&o, "|udp=1");
 	if (x && x->log) {
 		sb_puts(&o, "|log=");
 		put_escaped(&o, x->log);
@@ -198,16 +205,26 @@ static bool next_item(struct in *in, size_t i)
 	return true;
 }
 
-static int take_ports(struct in *in, uint16_t *ports, size_t *n)
+/* The TCP ports, then the UDP ones ('u' before each: put_ports()). */
+static int take_ports(struct in *in, uint16_t *tcp, size_t *n, uint16_t *udp,
+		      size_t *nudp)
 {
 	unsigned long v;
 
 	for (size_t i = 0; next_item(in, i); i++) {
-		if (*n == POLICY_MAX_PORTS)
+		bool u = *in->s == 'u';
+
+		in->s += u;
+		if (!u && *nudp)
+			return -EINVAL; /* a TCP port after a UDP one */
+		if ((u ? *nudp : *n) == POLICY_MAX_PORTS)
 			return -E2BIG;
 		if (take_uint(in, 65535, &v))
 			return -EINVAL;
-		ports[(*n)++] = (uint16_t)v;
+		if (u)
+			udp[(*nudp)++] = (uint16_t)v;
+		else
+			tcp[(*n)++] = (uint16_t)v;
 	}
 	return 0;
 }
@@ -303,12 +320,14 @@ static int take_fixed(struct in *in, struct policy *p)
 	if (take_number(in, "|net=", NET_HOSTS, &net) || !key(in, "|con="))
 		return -EINVAL;
 	p->net = (enum net_mode)net;
-	ret = take_ports(in, p->connect_ports, &p->nconnect);
+	ret = take_ports(in, p->connect_ports, &p->nconnect, p->connect_udp,
+			 &p->nconnect_udp);
 	if (ret)
 		return ret;
 	if (!key(in, "|bnd="))
 		return -EINVAL;
-	ret = take_ports(in, p->bind_ports, &p->nbind);
+	ret = take_ports(in, p->bind_ports, &p->nbind, p->bind_udp,
+			 &p->nbind_udp);
 	if (ret)
 		return ret;
 	if (take_number(in, "|env=", ENV_INHERIT, &env) || !key(in, "|names="))
@@ -340,6 +359,7 @@ int snapshot_decode(const char *value, struct policy *p,
 		return ret;
 	x->standalone = key(&in, "|sa=1");
 	x->learn = key(&in, "|learn=1");
+	x->udp = key(&in, "|udp=1");
 	if (key(&in, "|log=")) {
 		ret = take_string(&in, &x->log);
 		if (ret)

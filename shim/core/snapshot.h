@@ -41,6 +41,8 @@ struct snapshot_extra {
 	bool standalone; /* from CORDON_* variables: hints name them */
 	bool learn;	 /* cordon learn: record what would be refused,
 			  * refuse nothing */
+	bool udp;	 /* the kernel holds UDP ports (Landlock ABI 10):
+			  * --connect udp:PORT is a grant to name */
 };
 
 /**

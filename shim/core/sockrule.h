@@ -16,7 +16,8 @@
 enum sock_verdict {
 	SOCK_ALLOWED,
 	SOCK_REFUSED_OFF,     /* network off: no IPv4 or IPv6 socket */
-	SOCK_REFUSED_NOT_TCP, /* TCP ports only: this one is not plain TCP */
+	SOCK_REFUSED_NOT_TCP, /* ports only: this one is not plain TCP (nor
+			       * plain UDP, with UDP ports) */
 	SOCK_REFUSED_PACKET,  /* a packet socket: only with the network on */
 };
 
@@ -38,6 +39,10 @@ enum sock_verdict sockrule_check(const struct policy *p, int domain, int type,
 /* Is it an IPv4 or IPv6 socket that the filter takes for plain TCP,
  * which a port grant (--connect, --bind) lets through? */
 bool sockrule_is_tcp(int domain, int type, int protocol);
+
+/* Is it plain UDP (protocol 0 or IPPROTO_UDP), which a UDP port grant
+ * (--connect udp:PORT) lets through? */
+bool sockrule_is_udp(int domain, int type, int protocol);
 
 /* Does such a socket need CAP_NET_RAW (raw and packet sockets), which a
  * sandboxed command never has, whatever the network policy? */

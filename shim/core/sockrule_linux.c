@@ -13,8 +13,9 @@
  * allowed the broker the first: enforce/broker/broker_own.c).  In its own
  * namespace the filter lets TCP sockets be made, as with TCP ports only: then
  * every IPv4 and IPv6 socket that is not plain TCP is refused (Landlock
- * sees TCP only).  Packet sockets are refused unless the network is on.
- * sockrule_check() takes the strict reading (no namespace): the shim
+ * sees TCP only); with UDP ports granted, plain UDP ones too (Landlock
+ * sees their ports from ABI 10).  Packet sockets are refused unless the network
+ * is on. sockrule_check() takes the strict reading (no namespace): the shim
  * explains only a socket() the kernel did refuse.
  *
  * Pure: the shim calls it in signal handlers and vfork children.
@@ -48,6 +49,20 @@ static bool is_plain_tcp(int type, int protocol)
 	       proto <= IPPROTO_TCP;
 }
 
+/* Plain UDP: a datagram socket of protocol 0 or IPPROTO_UDP. */
+static bool is_plain_udp(int type, int protocol)
+{
+	unsigned long proto = (unsigned long)(long)protocol;
+
+	return (type & SOCKRULE_TYPE_MASK) == SOCK_DGRAM &&
+	       (proto == 0 || proto == IPPROTO_UDP);
+}
+
+bool sockrule_is_udp(int domain, int type, int protocol)
+{
+	return is_inet(domain) && is_plain_udp(type, protocol);
+}
+
 bool sockrule_is_tcp(int domain, int type, int protocol)
 {
 	return is_inet(domain) && (type & SOCKRULE_TYPE_MASK) == SOCK_STREAM &&
@@ -66,7 +81,10 @@ enum sock_verdict sockrule_check(const struct policy *p, int domain, int type,
 	if (p->net == NET_OFF)
 		return SOCK_REFUSED_OFF;
 	/* NET_PORTS, or NET_HOSTS: TCP, held by Landlock's ports or by the
-	 * network namespace; no UDP, no DNS of the command's own */
+	 * network namespace; UDP only where UDP ports are granted (held by
+	 * Landlock's UDP ports) */
+	if (policy_has_udp(p) && is_plain_udp(type, protocol))
+		return SOCK_ALLOWED;
 	return is_plain_tcp(type, protocol) ? SOCK_ALLOWED
 					    : SOCK_REFUSED_NOT_TCP;
 }

@@ -13,14 +13,18 @@
 #include "shim/darwin/hook_darwin.h"
 #include "shim/net.h"
 
-/* A stream socket: macOS has no SCTP or MPTCP sockets to tell apart. */
-bool net_is_tcp(int fd, bool *known)
+/* A stream socket is TCP, a datagram one UDP: macOS has no SCTP or
+ * MPTCP sockets to tell apart. */
+enum net_kind net_kind(int fd)
 {
 	int type = 0;
 	socklen_t tl = sizeof(type);
 
-	*known = getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) == 0;
-	return *known && type == SOCK_STREAM;
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tl) != 0)
+		return NET_KIND_UNKNOWN;
+	return type == SOCK_STREAM  ? NET_KIND_TCP
+	       : type == SOCK_DGRAM ? NET_KIND_UDP
+				    : NET_KIND_OTHER;
 }
 
 /* 0 to forward, else -1 with errno set. */

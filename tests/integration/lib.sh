@@ -23,6 +23,14 @@ command_not_found_handle() {
 	return 127
 }
 
+# kernel_has RIGHT: does this kernel's Landlock have RIGHT (llhave's
+# names: resolve_unix, udp, quiet, tsync)?  The same tests run on every
+# kernel of the matrix: where a right decides which mechanism holds, a
+# test proves the one this kernel has, and says so.
+kernel_has() {
+	"$HELPERS/llhave" "$1"
+}
+
 # cordon ARGS...: run cordon, keeping status, stdout and stderr.
 # $status, files $T/stdout and $T/stderr.
 cordon() {

@@ -7,7 +7,8 @@
 # then runs every test function of tests/integration/t_*.sh once as the
 # current user and, when that is root, once more as the unprivileged user
 # cordon-test (created here if missing).  FILTER, when given, selects the
-# test functions whose name contains it.  The last line is the count:
+# test functions whose name matches it (an extended regular expression:
+# "unix_late|udp"; a plain name selects those that contain it).  The last line is the count:
 # "N passed, N failed, N skipped".
 set -u
 

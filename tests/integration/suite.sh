@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # One pass of the integration suite as the current user; see run.sh.
 #   suite.sh STAGE LABEL COUNTFILE [FILTER]
+# FILTER is an extended regular expression the test's name must match
+# (a plain name matches where it appears in one).
 # Each test_* function runs in its own subshell, in a fresh directory
 # $T under $HOME (outside every default root): $T/ws is the workspace
 # and the working directory, $T/out is outside the sandbox.
@@ -26,7 +28,7 @@ for f in "$stage"/t_*.sh; do
 done
 rm -f "$load_err"
 for t in $(declare -F | awk '{print $3}' | grep '^test_' | sort); do
-	case "$t" in *"$filter"*) ;; *) continue ;; esac
+	[[ $t =~ $filter ]] || continue
 	T=$(mktemp -d -p "$HOME" cordon-it.XXXXXX) || exit 1
 	(
 		set -u

@@ -1,8 +1,10 @@
 # UNIX sockets that a process outside binds after the command started:
-# the kernel side (the broker, enforce/broker/broker_loop.c) refuses them unless a
-# writable or --connect-unix root holds them, for a static binary that
-# no shim sees, stream and datagram, connect, sendto and sendmsg.  A
-# listener outside counts what arrives.
+# the kernel side refuses them unless a writable or --connect-unix root
+# holds them, for a static binary that no shim sees, stream and
+# datagram, connect, sendto and sendmsg: Landlock's RESOLVE_UNIX where
+# the kernel has it (ABI 9, Linux 7.1), the broker elsewhere
+# (enforce/broker/broker_loop.c).  A listener outside counts what
+# arrives.
 
 # late_try KIND PATH [CORDON OPTIONS]: cordon runs the static unixpeer,
 # which waits for PATH; a second later a listener binds PATH outside
@@ -16,8 +18,8 @@ late_try() {
 	if [ -n "${LATE_PLAIN:-}" ]; then
 		"$HELPERS/unixpeer" "$kind" "$path" 20 > "$T/stdout" 2> "$T/stderr" &
 	else
-		"$CORDON" "$@" -- "$HELPERS/unixpeer" "$kind" "$path" 20 \
-			> "$T/stdout" 2> "$T/stderr" &
+		${LATE_WRAP:-} "$CORDON" "$@" -- "$HELPERS/unixpeer" "$kind" \
+			"$path" 20 > "$T/stdout" 2> "$T/stderr" &
 	fi
 	pid=$!
 	sleep 1
@@ -124,19 +126,37 @@ test_unix_late_socket_in_shared_tmp_of_a_process_outside_is_unreachable() {
 }
 
 # Under another supervisor's seccomp listener (the kernel takes one per
-# chain of filters), the broker cannot be made: cordon refuses (125)
-# and names it, unless --best-effort, which says what it lacks.
+# chain of filters), the broker cannot be made: where Landlock holds the
+# UNIX sockets (RESOLVE_UNIX) none is needed, and a late socket outside
+# stays unreachable; elsewhere cordon refuses (125) and names it, unless
+# --best-effort, which says what it lacks.
 test_unix_late_no_broker_under_another_supervisor() {
 	need_helper holdnotify
+	if kernel_has resolve_unix; then
+		"$HELPERS/holdnotify" "$CORDON" -- touch "$T/ws/ran" > "$T/stdout" 2> "$T/stderr"
+		status=$?
+		assert_status 0
+		assert_exists "$T/ws/ran"
+		mkdir -p "$T/out/late"
+		LATE_WRAP="$HELPERS/holdnotify" late_try connect "$T/out/late/s"
+		[ "$contacts" = 0 ] || { show; fail "the listener saw $contacts contacts"; }
+		assert_status_not 0
+		# the twin: granted, it is reached under the same supervisor
+		LATE_WRAP="$HELPERS/holdnotify" late_try connect "$T/out/late/s" \
+			--connect-unix "$T/out/late"
+		assert_status 0
+		[ "$contacts" = 1 ] || { show; fail "granted: $contacts contacts"; }
+		return
+	fi
 	"$HELPERS/holdnotify" "$CORDON" -- touch "$T/ws/ran" > "$T/stdout" 2> "$T/stderr"
 	status=$?
 	assert_status 125
-	assert_stderr_has "refusing to run: no pathname UNIX socket outside bound after the start: nothing here holds it; it needs the broker"
+	assert_stderr_has "refusing to run: no pathname UNIX socket outside bound after the start: nothing here holds it; it needs Landlock ABI 9 (Linux 7.1) or the broker"
 	assert_absent "$T/ws/ran"
 	"$HELPERS/holdnotify" "$CORDON" --best-effort -- touch "$T/ws/ran" > "$T/stdout" 2> "$T/stderr"
 	status=$?
 	assert_status 0
-	assert_stderr_has "NOT ENFORCED: no pathname UNIX socket outside bound after the start (needs the broker"
+	assert_stderr_has "NOT ENFORCED: no pathname UNIX socket outside bound after the start (needs Landlock ABI 9 (Linux 7.1) or the broker"
 	assert_exists "$T/ws/ran"
 	# the twin: without the listener above, the run is whole
 	rm -f "$T/ws/ran"

@@ -212,7 +212,8 @@ static int bw_run(void (*fn)(void *), void *arg, enum bw_mode mode)
 
 		close(sp[0]);
 		if (mode != BW_BARE) {
-			if (broker_install(w.p.net, &l, err, sizeof(err)))
+			if (broker_install(w.p.net, false, &l, err,
+					   sizeof(err)))
 				_exit(90);
 			if (broker_give_listener(sp[1], l))
 				_exit(91);

@@ -76,6 +76,28 @@ Test(cli, ports)
 	cr_assert_eq(c.policy.bind_ports[0], 0);
 }
 
+/* UDP ports: a prefix for the items after it, a suffix for one; each
+ * list apart from the TCP one. */
+Test(cli, udp_ports)
+{
+	char *argv[] = { "cordon",	   "--connect", "443,udp:53,5353",
+			 "--connect",	   "123/udp",	"--bind",
+			 "udp:0,tcp:8080", "true",	NULL };
+
+	cr_assert_eq(parse(argv), 0);
+	cr_assert_eq(c.policy.net, NET_PORTS);
+	cr_assert_eq(c.policy.nconnect, 1);
+	cr_assert_eq(c.policy.connect_ports[0], 443);
+	cr_assert_eq(c.policy.nconnect_udp, 3);
+	cr_assert_eq(c.policy.connect_udp[0], 53);
+	cr_assert_eq(c.policy.connect_udp[1], 5353);
+	cr_assert_eq(c.policy.connect_udp[2], 123);
+	cr_assert_eq(c.policy.nbind_udp, 1);
+	cr_assert_eq(c.policy.bind_udp[0], 0);
+	cr_assert_eq(c.policy.nbind, 1);
+	cr_assert_eq(c.policy.bind_ports[0], 8080);
+}
+
 Test(cli, net_wins_over_ports_in_any_order)
 {
 	char *a[] = { "cordon", "--net", "--connect", "80", "true", NULL };
@@ -90,8 +112,12 @@ Test(cli, net_wins_over_ports_in_any_order)
 
 Test(cli, bad_ports)
 {
-	static char *bad[] = { "",	 "x",  "70000", "80,", "9-1",
-			       "1-2000", "-1", "80;81", "0x50" };
+	static char *bad[] = { "",	  "x",	     "70000",
+			       "80,",	  "9-1",     "1-2000",
+			       "-1",	  "80;81",   "0x50",
+			       "udp:",	  "udp",     "udp:x",
+			       "53/",	  "53/sctp", "sctp:53",
+			       "udp:53/", "UDP:53",  "udp:53/udp/udp" };
 
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		char *argv[] = { "cordon", "--connect", bad[i], "true", NULL };

@@ -3,8 +3,11 @@
  * guarantees (enforce/linux/guarantees.c): on the feature sets of the
  * kernels people run, which guarantees are held, by what, and what
  * would hold the others.  The rows are the layers' own (Landlock at an
- * ABI, the namespaces made or not); the broker's is set as the kernel
- * has it (seccomp user notification that waits killable: 5.19).
+ * ABI, the namespaces made or not, the broker's as sockgate.c makes
+ * them, available or not as the host has seccomp user notification).
+ * Landlock's rows come from this machine's kernel's trials
+ * (landlock_features() tries each right): the rights past its ABI are
+ * made available by hand where a test models a newer kernel (host10()).
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -24,11 +27,27 @@ static void host(struct feature_set *s, const struct policy *p, int abi,
 {
 	memset(s, 0, sizeof(*s));
 	landlock_features(p, abi, s);
-	feature_add(s, (struct feature){ .layer = "broker",
-					 .name = FEATURE_BROKER,
-					 .needs = "seccomp user notification",
-					 .needed = true,
-					 .available = broker });
+	sockgate_rows(p, s, broker);
+	caps_features(s, false);
+	ns_add_rows(p, s, ns, ns, true, NEEDS);
+	sysfilter_features(p, s);
+	guarantees_add(p, s);
+}
+
+/* A kernel with Landlock ABI 10's rights (RESOLVE_UNIX, UDP), the
+ * namespaces @ns and the broker: this machine's rows up to its own ABI,
+ * the newer made available as a 7.2 kernel has them. */
+static void host10(struct feature_set *s, const struct policy *p, bool ns)
+{
+	static const char *const newer[] = { FEATURE_RESOLVE_UNIX, FEATURE_UDP,
+					     FEATURE_ABSTRACT,
+					     FEATURE_SIGNALS };
+
+	memset(s, 0, sizeof(*s));
+	landlock_features(p, 10, s);
+	for (size_t i = 0; i < sizeof(newer) / sizeof(newer[0]); i++)
+		((struct feature *)feature_find(s, newer[i]))->available = true;
+	sockgate_rows(p, s, true);
 	caps_features(s, false);
 	ns_add_rows(p, s, ns, ns, true, NEEDS);
 	sysfilter_features(p, s);
@@ -83,7 +102,9 @@ static const char *unheld(const struct feature_set *s)
 #define G_EXEC	   "execute only the exec roots"
 #define G_MAPPED   "no program mapped from a non-exec root"
 #define G_TCP	   "no TCP beyond the grant"
-#define G_UDP	   "no UDP, raw or other socket families"
+#define G_UDP	   "no UDP beyond the grant"
+#define G_RAW	   "no raw or other socket families"
+#define G_LISTEN   "no TCP listener on a port not granted"
 #define G_ABSTRACT "no abstract UNIX socket outside"
 #define G_LATE	   "no pathname UNIX socket outside bound after the start"
 #define G_SIGNAL   "no signal to processes outside"
@@ -161,6 +182,8 @@ Test(guarantees, linux_6_1_abi_2_with_namespaces_holds_everything)
 	host(&s, &p, 2, true, true);
 	cr_assert_str_eq(unheld(&s), G_TCP);
 	cr_assert_str_eq(by(&s, G_UDP), "the seccomp filter");
+	cr_assert_str_eq(by(&s, G_RAW), "the seccomp filter");
+	cr_assert_str_eq(by(&s, G_LISTEN), "the broker");
 }
 
 /* Without user namespaces on this machine's kernel (ABI 7): Landlock
@@ -270,4 +293,54 @@ Test(guarantees, sysv_filter_only_without_ipc_namespace)
 	cr_assert(feature_find(&s, FEATURE_SYSV)->needed);
 	cr_assert_str_eq(by(&s, G_SYSV), "the seccomp filter");
 	cr_assert(feature_layer_ok(&s, "seccomp"));
+}
+
+/* Debian's 7.2 (Landlock ABI 10): Landlock holds the late pathname UNIX
+ * sockets and UDP; the broker is not installed for connects and sends,
+ * only for listen() with TCP ports. */
+Test(guarantees, linux_7_2_abi_10_landlock_holds_unix_and_udp)
+{
+	static struct feature_set s;
+	struct policy p = { .net = NET_OFF };
+
+	host10(&s, &p, true);
+	cr_assert_str_eq(unheld(&s), "");
+	cr_assert_str_eq(by(&s, G_LATE), "Landlock");
+	cr_assert_str_eq(by(&s, G_UDP),
+			 "Landlock, the network namespace, the seccomp filter");
+	cr_assert(!feature_find(&s, FEATURE_BROKER)->needed);
+	cr_assert_eq(sockgate_broker(&s), SOCKGATE_NONE);
+	/* TCP ports: the host's network; listen() alone is brokered */
+	p.net = NET_PORTS;
+	host10(&s, &p, true);
+	cr_assert_str_eq(unheld(&s), "");
+	cr_assert_eq(sockgate_broker(&s), SOCKGATE_LISTEN);
+	cr_assert_str_eq(by(&s, G_LISTEN), "the broker");
+	/* UDP ports granted: the filter lets UDP sockets be made, and
+	 * only Landlock holds their ports */
+	p.connect_udp[0] = 53;
+	p.nconnect_udp = 1;
+	host10(&s, &p, true);
+	cr_assert_str_eq(by(&s, G_UDP), "Landlock");
+	cr_assert_str_eq(unheld(&s), "");
+}
+
+/* Without Landlock's UDP rights (this machine's ABI 7), a UDP port with
+ * the host's network is held by nothing, and named with what would. */
+Test(guarantees, udp_ports_need_landlock_abi_10)
+{
+	static struct feature_set s;
+	struct policy p = { .net = NET_PORTS };
+	char would[1024];
+
+	p.connect_udp[0] = 53;
+	p.nconnect_udp = 1;
+	host(&s, &p, 7, true, true);
+	cr_assert_str_eq(unheld(&s), G_UDP);
+	cr_assert_str_eq(
+		guarantee_would(&s, g(&s, G_UDP), would, sizeof(would)),
+		"Landlock ABI 10 (Linux 7.2)");
+	/* the broker holds the late sockets here, wholly */
+	cr_assert_eq(sockgate_broker(&s), SOCKGATE_ALL);
+	cr_assert_str_eq(by(&s, G_LATE), "the broker");
 }

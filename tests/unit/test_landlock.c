@@ -45,6 +45,24 @@ Test(landlock, file_roots_get_file_rights_only)
 				LL_FS_TRUNCATE | LL_FS_IOCTL_DEV);
 }
 
+/* RESOLVE_UNIX (ABI 9): beneath a writable root and a --connect-unix
+ * one, on a directory and on a socket file alike; no other right with
+ * --connect-unix. */
+Test(landlock, resolve_unix_from_abi_9)
+{
+	cr_assert(landlock_fs_access(RIGHT_W, 9, true) & LL_FS_RESOLVE_UNIX);
+	cr_assert(landlock_fs_access(RIGHT_W, 9, false) & LL_FS_RESOLVE_UNIX);
+	cr_assert_eq(landlock_fs_access(RIGHT_U, 9, true), LL_FS_RESOLVE_UNIX);
+	cr_assert_eq(landlock_fs_access(RIGHT_U, 9, false), LL_FS_RESOLVE_UNIX);
+	cr_assert_eq(landlock_fs_access(RIGHT_R | RIGHT_X, 9, true) &
+			     LL_FS_RESOLVE_UNIX,
+		     0);
+	cr_assert_eq(landlock_fs_access(RIGHT_W | RIGHT_U, 8, true) &
+			     LL_FS_RESOLVE_UNIX,
+		     0);
+	cr_assert_eq(landlock_fs_access(RIGHT_U, 8, true), 0);
+}
+
 static const struct feature none;
 
 static const struct feature *find(const struct feature_set *s, const char *name)
@@ -68,8 +86,9 @@ Test(landlock, features_per_abi)
 	/* ptrace is confined from ABI 1 */
 	cr_assert(find(&s, "ptrace")->available);
 	/* alone (no guarantee names another row), each missing right is
-	 * a reason to refuse: TCP, device ioctls and the 2 scopes */
-	cr_assert_eq(feature_missing(&s), 4);
+	 * a reason to refuse: TCP, device ioctls, the 2 scopes, pathname
+	 * UNIX sockets and UDP */
+	cr_assert_eq(feature_missing(&s), 6);
 }
 
 Test(landlock, network_on_needs_no_tcp_rules)
@@ -88,7 +107,13 @@ Test(landlock, audit_is_advisory)
 
 	landlock_features(&p, 6, &s);
 	cr_assert(!find(&s, "audit")->available);
-	cr_assert_eq(feature_missing(&s), 0);
+	cr_assert(!feature_alone_missing(&s, find(&s, "audit")));
+	/* what ABI 6 lacks and refuses alone: RESOLVE_UNIX and UDP */
+	cr_assert_eq(feature_missing(&s), 2);
+	/* TSYNC and the quiet flags: advisory, and never noted at a run */
+	cr_assert(!feature_alone_missing(&s, find(&s, "TSYNC")));
+	cr_assert(!find(&s, "TSYNC")->needed);
+	cr_assert(!find(&s, "out of the audit")->needed);
 }
 
 Test(landlock, no_landlock_misses_everything_needed)
@@ -97,7 +122,7 @@ Test(landlock, no_landlock_misses_everything_needed)
 	struct feature_set s = { .n = 0 };
 
 	landlock_features(&p, -38, &s);
-	cr_assert_eq(feature_missing(&s), 6);
+	cr_assert_eq(feature_missing(&s), 7);
 	cr_assert(!feature_layer_ok(&s, "landlock"));
 }
 

@@ -591,3 +591,34 @@ Test(policy, listen_needs_a_bind_port_with_ports)
 	cr_assert(policy_listen_allowed(&p, 0, false));
 	cr_assert(policy_listen_allowed(&p, 40000, false));
 }
+
+/* UDP: only with UDP ports granted (the host's network); a bind of port
+ * 0 (the first send's own) with a connect port; the network on, all. */
+Test(policy, udp_ports)
+{
+	struct policy u = { .net = NET_PORTS };
+
+	cr_assert(!policy_has_udp(&u));
+	cr_assert(!policy_udp_allowed(&u, false, 53));
+	cr_assert_eq(policy_add_ports(&u, "udp:53", false), 0);
+	cr_assert(policy_has_udp(&u));
+	cr_assert(policy_udp_allowed(&u, false, 53));
+	cr_assert(!policy_udp_allowed(&u, false, 54));
+	cr_assert(policy_udp_allowed(&u, true, 0));
+	cr_assert(!policy_udp_allowed(&u, true, 53));
+	cr_assert(!policy_tcp_allowed(&u, false, 53));
+	cr_assert_eq(policy_add_ports(&u, "5353/udp", true), 0);
+	cr_assert(policy_udp_allowed(&u, true, 5353));
+	u.net = NET_OFF;
+	cr_assert(!policy_has_udp(&u));
+	cr_assert(!policy_udp_allowed(&u, false, 53));
+	u.net = NET_ON;
+	cr_assert(policy_udp_allowed(&u, false, 9));
+	/* only bind ports: no ephemeral bind */
+	memset(&u, 0, sizeof(p));
+	u.net = NET_PORTS;
+	cr_assert_eq(policy_add_ports(&u, "udp:5353", true), 0);
+	cr_assert(!policy_udp_allowed(&u, true, 0));
+	/* at most POLICY_MAX_PORTS in a list */
+	cr_assert_eq(policy_add_ports(&u, "udp:1000-1100", false), -E2BIG);
+}

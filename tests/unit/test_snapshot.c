@@ -48,6 +48,12 @@ static void same_policy(void)
 	cr_assert_eq(got.nbind, in.nbind);
 	cr_assert_arr_eq(got.bind_ports, in.bind_ports,
 			 in.nbind * sizeof(in.bind_ports[0]));
+	cr_assert_eq(got.nconnect_udp, in.nconnect_udp);
+	cr_assert_arr_eq(got.connect_udp, in.connect_udp,
+			 in.nconnect_udp * sizeof(in.connect_udp[0]));
+	cr_assert_eq(got.nbind_udp, in.nbind_udp);
+	cr_assert_arr_eq(got.bind_udp, in.bind_udp,
+			 in.nbind_udp * sizeof(in.bind_udp[0]));
 	cr_assert_eq(got.env, in.env);
 	cr_assert_eq(got.nenv_names, in.nenv_names);
 	for (size_t i = 0; i < in.nenv_names; i++)
@@ -63,6 +69,7 @@ static void same_extra(void)
 		cr_assert_null(xgot.log);
 	cr_assert_eq(xgot.standalone, xin.standalone);
 	cr_assert_eq(xgot.learn, xin.learn);
+	cr_assert_eq(xgot.udp, xin.udp);
 	cr_assert_eq(xgot.log_dev, xin.log_dev);
 	cr_assert_eq(xgot.log_ino, xin.log_ino);
 }
@@ -121,9 +128,20 @@ Test(snapshot, ports_and_net_modes_come_back)
 		round_trip();
 		same_policy();
 	}
+	/* UDP ports after the TCP ones ("u53") */
+	in.connect_udp[in.nconnect_udp++] = 53;
+	in.bind_udp[in.nbind_udp++] = 0;
+	in.bind_udp[in.nbind_udp++] = 5353;
+	round_trip();
+	same_policy();
+	cr_assert(strstr(value, "|con=0,1,80,443,8080,65535,u53|"), "%s",
+		  value);
 	/* as many as there may be */
 	for (in.nconnect = 0; in.nconnect < POLICY_MAX_PORTS; in.nconnect++)
 		in.connect_ports[in.nconnect] = (uint16_t)(1000 + in.nconnect);
+	for (in.nconnect_udp = 0; in.nconnect_udp < POLICY_MAX_PORTS;
+	     in.nconnect_udp++)
+		in.connect_udp[in.nconnect_udp] = (uint16_t)in.nconnect_udp;
 	in.nbind = 0;
 	round_trip();
 	same_policy();
@@ -150,11 +168,12 @@ Test(snapshot, env_mode_and_names_come_back)
 
 Test(snapshot, quiet_and_the_extra_come_back)
 {
-	for (int bits = 0; bits < 16; bits++) {
+	for (int bits = 0; bits < 32; bits++) {
 		in.quiet = bits & 1;
 		xin.standalone = bits & 2;
 		xin.learn = bits & 4;
 		xin.log = bits & 8 ? "unix:/run/cordon/x.sock" : NULL;
+		xin.udp = bits & 16;
 		round_trip();
 		same_policy();
 		same_extra();

@@ -376,6 +376,24 @@ Test(snapshot, a_value_cut_short_is_refused)
 	refused("v=1|net=", -EINVAL);
 }
 
+/* UDP ports: after the TCP ones, each with its 'u', in range. */
+Test(snapshot, udp_ports_only_as_the_encoder_writes_them)
+{
+	cr_assert_eq(decode("v=1|net=1|con=443,u53|bnd=u0|env=0|names=|q=0"),
+		     0);
+	cr_assert_eq(got.nconnect, 1);
+	cr_assert_eq(got.nconnect_udp, 1);
+	cr_assert_eq(got.connect_udp[0], 53);
+	cr_assert_eq(got.nbind_udp, 1);
+	refused("v=1|net=1|con=u53,443|bnd=|env=0|names=|q=0", -EINVAL);
+	refused("v=1|net=1|con=u|bnd=|env=0|names=|q=0", -EINVAL);
+	refused("v=1|net=1|con=uu53|bnd=|env=0|names=|q=0", -EINVAL);
+	refused("v=1|net=1|con=u65536|bnd=|env=0|names=|q=0", -EINVAL);
+	refused("v=1|net=1|con=U53|bnd=|env=0|names=|q=0", -EINVAL);
+	refused("v=1|net=1|con=u053|bnd=|env=0|names=|q=0", -EINVAL);
+	refused(EMPTY "|udp=2", -EINVAL);
+}
+
 Test(snapshot, decoding_leaves_errno_alone)
 {
 	errno = EXDEV;

@@ -28,9 +28,17 @@ static const int types[] = { SOCK_STREAM,
 			     SOCK_PACKET,
 			     SOCK_STREAM | SOCK_NONBLOCK,
 			     SOCK_DGRAM | SOCK_CLOEXEC };
-static const int protos[] = {
-	0, IPPROTO_TCP, IPPROTO_UDP, IPPROTO_SCTP, IPPROTO_MPTCP, -1
-};
+/* (not IPPROTO_ICMP: the kernel itself refuses a ping socket with
+ * EACCES outside net.ipv4.ping_group_range, whatever the filter) */
+static const int protos[] = { 0,
+			      IPPROTO_TCP,
+			      IPPROTO_UDP,
+			      IPPROTO_SCTP,
+			      IPPROTO_MPTCP,
+			      IPPROTO_UDPLITE,
+			      16,
+			      18,
+			      -1 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define N	 (COUNT(domains) * COUNT(types) * COUNT(protos))
@@ -72,9 +80,9 @@ static void refused_by_filter(const struct policy *p, char out[N])
 	cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
 }
 
-static void same_as_filter(enum net_mode net)
+static void same_as_filter(enum net_mode net, bool udp)
 {
-	struct policy p = { .net = net };
+	struct policy p = { .net = net, .nconnect_udp = udp };
 	char got[N];
 	size_t k = 0;
 	char name[SOCKRULE_NAME_MAX];
@@ -98,17 +106,24 @@ static void same_as_filter(enum net_mode net)
 
 Test(sockrule, agrees_with_the_filter_network_off)
 {
-	same_as_filter(NET_OFF);
+	same_as_filter(NET_OFF, false);
 }
 
 Test(sockrule, agrees_with_the_filter_tcp_ports)
 {
-	same_as_filter(NET_PORTS);
+	same_as_filter(NET_PORTS, false);
+}
+
+/* UDP ports granted: plain UDP is let through, not ICMP, UDP-Lite or
+ * another protocol of a datagram socket. */
+Test(sockrule, agrees_with_the_filter_udp_ports)
+{
+	same_as_filter(NET_PORTS, true);
 }
 
 Test(sockrule, agrees_with_the_filter_network_on)
 {
-	same_as_filter(NET_ON);
+	same_as_filter(NET_ON, false);
 }
 
 Test(sockrule, verdicts)
@@ -131,6 +146,16 @@ Test(sockrule, verdicts)
 				  IPPROTO_TCP));
 	cr_assert(!sockrule_is_tcp(AF_INET, SOCK_STREAM, IPPROTO_MPTCP));
 	cr_assert(!sockrule_is_tcp(AF_UNIX, SOCK_STREAM, 0));
+	ports.connect_udp[0] = 53;
+	ports.nconnect_udp = 1;
+	cr_assert_eq(sockrule_check(&ports, AF_INET6, SOCK_DGRAM, 0),
+		     SOCK_ALLOWED);
+	cr_assert_eq(sockrule_check(&ports, AF_INET, SOCK_DGRAM, IPPROTO_UDP),
+		     SOCK_ALLOWED);
+	cr_assert_eq(sockrule_check(&ports, AF_INET, SOCK_DGRAM, IPPROTO_ICMP),
+		     SOCK_REFUSED_NOT_TCP);
+	cr_assert(sockrule_is_udp(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0));
+	cr_assert(!sockrule_is_udp(AF_INET, SOCK_DGRAM, IPPROTO_UDPLITE));
 	cr_assert(sockrule_needs_raw(AF_INET, SOCK_RAW));
 	cr_assert(sockrule_needs_raw(AF_PACKET, SOCK_DGRAM));
 	cr_assert(!sockrule_needs_raw(AF_INET6, SOCK_DGRAM));
