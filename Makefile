@@ -245,14 +245,14 @@ $(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(GEN_SRCS) $(wildcar
 # The benchmark (scripts/bench/): never part of the tests.
 BENCH_BINS = $(B)/bench/brun $(B)/bench/openstat $(B)/bench/llonly \
 	$(B)/bench/isocost $(B)/bench/unixconnect $(B)/bench/proxybench \
-	$(B)/bench/sessioncost \
+	$(B)/bench/sessioncost $(B)/bench/unixloop $(B)/bench/filteronly \
 	$(B)/bench/empty.so
 $(B)/bench/empty.so: scripts/bench/empty.c
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -fPIC -shared $(LDFLAGS) -o $@ $<
 $(B)/bench/llonly $(B)/bench/isocost $(B)/bench/unixconnect \
-		$(B)/bench/proxybench: $(B)/bench/%: \
+		$(B)/bench/proxybench $(B)/bench/filteronly: $(B)/bench/%: \
 		scripts/bench/%.c $(B)/libcore.a
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
@@ -260,9 +260,9 @@ $(B)/bench/llonly $(B)/bench/isocost $(B)/bench/unixconnect \
 $(B)/bench/%: scripts/bench/%.c
 	@mkdir -p $(dir $@)
 	@echo "  CC      $<"
-	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
 
-bench: all $(BENCH_BINS)
+bench: all $(BENCH_BINS) $(B)/helpers/fakeabi $(B)/kernels/contain
 	scripts/bench/run.sh $(B)
 
 # The kernel matrix (scripts/kernels/matrix.sh), tables in doc/kernels.md

@@ -26,6 +26,8 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
+#include "shim/core/path.h"
+#include "shim/core/rule.h"
 #include "shim/hooks.h"
 #include "shim/net.h"
 
@@ -133,6 +135,16 @@ static int addr_check(const char *name, enum net_use use, int fd,
 	}
 }
 
+/* Is it a connect or send to a UNIX socket that Landlock decides
+ * (RESOLVE_UNIX), at the cost of a bare call, net_failed() explaining a
+ * refusal?  Learning, the shim records what would be refused. */
+static bool kernel_decides(enum net_use use, const struct sockaddr *sa,
+			   socklen_t len)
+{
+	return shim.extra.ll_unix && use != NET_USE_BIND && !shim.extra.learn &&
+	       len >= sizeof(sa_family_t) && sa->sa_family == AF_UNIX;
+}
+
 int net_decide(const char *name, enum net_use use, int fd,
 	       const struct sockaddr *sa, socklen_t len)
 {
@@ -140,7 +152,8 @@ int net_decide(const char *name, enum net_use use, int fd,
 
 	if (!shim_is_ready())
 		shim_init();
-	if (!shim.active || !sa || !guard_enter())
+	if (!shim.active || !sa || kernel_decides(use, sa, len) ||
+	    !guard_enter())
 		return 0;
 	ret = addr_check(name, use, fd, sa, len);
 	guard_leave();
@@ -164,6 +177,37 @@ static void abstract_failed(const char *name, enum net_use use,
 	guard_leave();
 }
 
+/* How a connect or send to a socket the policy refuses fails, where
+ * the shim leaves it to the kernel: Landlock's EACCES; a socket bound
+ * outside before the start, covered in the command's mount namespace
+ * (covers.c): ECONNREFUSED, ENOENT. */
+static bool unix_refusal(int err)
+{
+	return err == EACCES || err == ECONNREFUSED || err == ENOENT;
+}
+
+/* The connect or send to the socket at @op's path failed with @err: a
+ * refusal of the policy's, or where its roots allow it and Landlock
+ * refused it (EACCES), the kernel's reason (a socket of a process
+ * outside in a shared temp dir; one bound at a granted file's path
+ * after the start).  A socket the policy allows that is not there, or
+ * not listening, is no refusal. */
+static void unix_refused(struct op *op, int err)
+{
+	const struct policy *p = &shim.policy;
+	char resolved[PATH_BUF];
+
+	if (path_resolve(AT_FDCWD, op->path, 0, resolved) != 0)
+		return;
+	if (policy_allows(p, RIGHT_U, resolved)) {
+		if (err != EACCES)
+			return;
+		op->grant_dir = !policy_unix_shared(p, resolved);
+		op->why = op->grant_dir ? RULE_UNIX_REBOUND : RULE_UNIX_SHARED;
+	}
+	report_denial(op, resolved, "kernel");
+}
+
 void net_failed(const char *name, enum net_use use, const struct sockaddr *sa,
 		socklen_t len, int err)
 {
@@ -175,7 +219,13 @@ void net_failed(const char *name, enum net_use use, const struct sockaddr *sa,
 		return;
 	if (unix_path(&ss, len, path)) {
 		op = unix_op(name, use, path);
-		hook_failed(&op, err);
+		if (shim.extra.ll_unix && use != NET_USE_BIND &&
+		    !shim.extra.learn && unix_refusal(err) && guard_enter()) {
+			unix_refused(&op, err);
+			guard_leave();
+		} else {
+			hook_failed(&op, err);
+		}
 	} else if (err == EPERM && use != NET_USE_BIND && !shim.extra.learn) {
 		abstract_failed(name, use, &ss, len);
 	}

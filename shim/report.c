@@ -138,10 +138,19 @@ static __attribute__((noinline)) void
 put_option(struct strbuf *sb, const struct op *op, const char *resolved)
 {
 	char grant[PATH_BUF];
+	const char *slash = strrchr(resolved, '/');
 
-	if (!rule_grant_path(&shim.policy, op->name, op->need, resolved,
-			     op->peer_resolved, grant) ||
-	    !rule_put_flag(sb, op->need, grant))
+	if (op->grant_dir && slash && slash > resolved &&
+	    (size_t)(slash - resolved) < sizeof(grant)) {
+		memcpy(grant, resolved, (size_t)(slash - resolved));
+		grant[slash - resolved] = '\0';
+	} else if (op->grant_dir ||
+		   !rule_grant_path(&shim.policy, op->name, op->need, resolved,
+				    op->peer_resolved, grant)) {
+		clear(sb);
+		return;
+	}
+	if (!rule_put_flag(sb, op->need, grant))
 		clear(sb);
 }
 

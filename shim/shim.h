@@ -142,6 +142,9 @@ struct op {
 	/* why the layer below refused it, when the policy allows it (a
 	 * link across two mounts); NULL: the policy's own reason */
 	const char *why;
+	/* the grant to name is the resolved path's directory (a socket
+	 * bound again at a granted file's path) */
+	bool grant_dir;
 };
 
 /**

@@ -436,6 +436,7 @@ static void apply_landlock(void)
 	}
 	if (!o.all_threads && n > 1)
 		say_threads(n);
+	shim.extra.ll_unix = o.unix_sockets;
 }
 
 int standalone_load(char **envp)
@@ -460,9 +461,10 @@ int standalone_load(char **envp)
 	load_log();
 	load_env();
 	load_net();
+	/* first: the snapshot says whether Landlock holds the sockets */
+	apply_landlock();
 	encode_snapshot();
 	scrub_environ();
-	apply_landlock();
 	return 0;
 }
 

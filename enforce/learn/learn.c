@@ -559,8 +559,10 @@ const struct policy *learn_kernel_policy(const struct policy *p)
 			ret = policy_add_root(
 				&wide, p->roots[i].path, p->roots[i].rights,
 				ORIGIN_DEFAULT, p->roots[i].is_dir);
+	/* every UNIX socket too (Landlock's RESOLVE_UNIX): learning sees
+	 * the command reach what it needs, and records it */
 	if (!ret)
-		ret = policy_add_root(&wide, "/", RIGHT_R | RIGHT_X,
+		ret = policy_add_root(&wide, "/", RIGHT_R | RIGHT_X | RIGHT_U,
 				      ORIGIN_DEFAULT, true);
 	if (!ret && run.home)
 		ret = add_writable(&wide, run.home);

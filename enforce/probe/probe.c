@@ -369,7 +369,8 @@ static void run_check(struct ctx *c, const struct check *k,
 		snprintf(r->why, sizeof(r->why),
 			 "Landlock lacks it; %s denied it (%s), no effect "
 			 "outside; works unsandboxed",
-			 probe_stood_in_by(fs, f, words, sizeof(words)),
+			 probe_stood_in_by(fs, f, k->guarantee, words,
+					   sizeof(words)),
 			 strerror(res));
 	else if (r->ok)
 		snprintf(r->why, sizeof(r->why),
@@ -414,7 +415,8 @@ static void feature_rows(const struct feature_set *fs, int abi, struct table *t)
 		else if (f->needed && by)
 			snprintf(r->why, sizeof(r->why),
 				 "held by %s; this needs %s",
-				 probe_stood_in_by(fs, f, words, sizeof(words)),
+				 probe_stood_in_by(fs, f, NULL, words,
+						   sizeof(words)),
 				 f->needs);
 		else
 			snprintf(r->why, sizeof(r->why), "needs %s", f->needs);

@@ -80,6 +80,9 @@ struct check {
 	 * guarantees (feature_stood_in()), the check is made with the
 	 * whole sandbox instead, and its row says what held it */
 	const char *feature;
+	/* the guarantee the check proves, when the row holds more than one:
+	 * what held it is said of this one (NULL: all the row's) */
+	const char *guarantee;
 };
 
 extern const struct check probe_checks[];
@@ -124,9 +127,11 @@ json_t *probe_guarantees_json(const struct feature_set *fs);
 /* Does every needed guarantee hold (and every row of none)? */
 bool probe_guarantees_ok(const struct feature_set *fs);
 
-/* What holds the guarantees of @f in its place, in words, into @out. */
+/* What holds the guarantees of @f in its place (only @guarantee, when
+ * not NULL), in words, into @out. */
 const char *probe_stood_in_by(const struct feature_set *fs,
-			      const struct feature *f, char *out, size_t len);
+			      const struct feature *f, const char *guarantee,
+			      char *out, size_t len);
 
 /* A process outside the sandbox that waits for a signal (30 s at most). */
 pid_t probe_start_victim(void);

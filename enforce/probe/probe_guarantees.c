@@ -63,7 +63,8 @@ bool probe_guarantees_ok(const struct feature_set *fs)
 }
 
 const char *probe_stood_in_by(const struct feature_set *fs,
-			      const struct feature *f, char *out, size_t len)
+			      const struct feature *f, const char *guarantee,
+			      char *out, size_t len)
 {
 	const char *words[FEATURE_GUARANTEES * GUARANTEE_BY_MAX];
 	size_t n = 0;
@@ -72,7 +73,8 @@ const char *probe_stood_in_by(const struct feature_set *fs,
 		const char *some[GUARANTEE_BY_MAX];
 		size_t k = 0;
 
-		if (fs->g[i].needed && guarantee_serves(&fs->g[i], f))
+		if (fs->g[i].needed && guarantee_serves(&fs->g[i], f) &&
+		    (!guarantee || strcmp(fs->g[i].name, guarantee) == 0))
 			k = guarantee_holders(fs, &fs->g[i], some,
 					      GUARANTEE_BY_MAX);
 		for (size_t j = 0; j < k; j++) {

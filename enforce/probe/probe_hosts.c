@@ -138,11 +138,12 @@ void probe_hosts_teardown(struct ctx *c)
 
 const struct check probe_hosts_checks[] = {
 	{ "hosts", "an allowed host, reached through the proxy", try_allowed,
-	  allowed_contacted, NULL, PROBE_HOSTS, NULL, true, NULL },
+	  allowed_contacted, NULL, PROBE_HOSTS, NULL, true, NULL, NULL },
 	{ "hosts", "a host no --allow-host names, through the proxy",
-	  try_refused, tcp_contacted, NULL, PROBE_HOSTS, NULL, false, NULL },
+	  try_refused, tcp_contacted, NULL, PROBE_HOSTS, NULL, false, NULL,
+	  NULL },
 	{ "hosts", "a direct connect, going round the proxy", try_direct,
-	  tcp_contacted, NULL, PROBE_HOSTS, NULL, false, NULL },
+	  tcp_contacted, NULL, PROBE_HOSTS, NULL, false, NULL, NULL },
 };
 
 const size_t probe_hosts_nchecks =

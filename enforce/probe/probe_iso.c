@@ -275,17 +275,19 @@ static void remove_hook(struct ctx *c)
 
 const struct check probe_iso_checks[] = {
 	{ "pid", "read the environment of cordon's init", try_init_environ,
-	  initenv_copied, remove_initenv, PROBE_WHOLE, NULL, false, NULL },
+	  initenv_copied, remove_initenv, PROBE_WHOLE, NULL, false, NULL,
+	  NULL },
 	{ "pid", "take a descriptor of cordon's init", try_init_fds,
-	  initfd_taken, remove_initfd, PROBE_WHOLE, NULL, false, NULL },
+	  initfd_taken, remove_initfd, PROBE_WHOLE, NULL, false, NULL, NULL },
 	{ "ipc", "write a SysV shared memory segment outside", try_shm,
-	  shm_changed, restore_shm, PROBE_WHOLE, NULL, false, NULL },
+	  shm_changed, restore_shm, PROBE_WHOLE, NULL, false, NULL, NULL },
 	{ "mount", "write POSIX shared memory outside", try_dev_shm,
-	  dev_shm_changed, restore_dev_shm, PROBE_WHOLE, NULL, false, NULL },
+	  dev_shm_changed, restore_dev_shm, PROBE_WHOLE, NULL, false, NULL,
+	  NULL },
 	{ "mount", "type into another terminal of the user", try_pts, pts_typed,
-	  drain_pts, PROBE_WHOLE, NULL, false, NULL },
+	  drain_pts, PROBE_WHOLE, NULL, false, NULL, NULL },
 	{ "mount", "plant a git hook in the workspace", try_git_hook,
-	  hook_planted, remove_hook, PROBE_WHOLE, NULL, false, NULL },
+	  hook_planted, remove_hook, PROBE_WHOLE, NULL, false, NULL, NULL },
 };
 
 const size_t probe_iso_nchecks =

@@ -52,11 +52,12 @@ static int try_thread(struct ctx *c)
 	int ret = 0;
 
 	snprintf(e.path, sizeof(e.path), "%s/" THREAD_FILE, c->out);
-	if (pipe2(e.go, O_CLOEXEC) || pthread_create(&t, NULL, early_thread, &e))
+	if (pipe2(e.go, O_CLOEXEC) ||
+	    pthread_create(&t, NULL, early_thread, &e))
 		return EAGAIN;
 	/* inside: Landlock applied now, the thread already running */
-	if (c->inside && landlock_apply(&c->policy, c->abi, &o, err,
-					sizeof(err)))
+	if (c->inside &&
+	    landlock_apply(&c->policy, c->abi, &o, err, sizeof(err)))
 		ret = EPERM;
 	if (write(e.go[1], "", 1) != 1)
 		ret = EPIPE;
@@ -85,13 +86,13 @@ static void remove_thread_file(struct ctx *c)
 const struct check probe_landlock_checks[] = {
 	{ "landlock", "UDP send to a port not granted, UDP ports granted",
 	  probe_try_udp, probe_udp_contacted, NULL, PROBE_UDP_OTHER, NULL,
-	  false, FEATURE_UDP },
+	  false, FEATURE_UDP, NULL },
 	{ "landlock", "UDP send to a granted port", probe_try_udp,
-	  probe_udp_contacted, NULL, PROBE_UDP_GRANTED, NULL, true,
-	  FEATURE_UDP },
+	  probe_udp_contacted, NULL, PROBE_UDP_GRANTED, NULL, true, FEATURE_UDP,
+	  NULL },
 	{ "landlock", "write outside from a thread started before Landlock",
 	  try_thread, thread_made, remove_thread_file, PROBE_THREADS, NULL,
-	  false, FEATURE_TSYNC },
+	  false, FEATURE_TSYNC, NULL },
 };
 
 const size_t probe_landlock_nchecks =

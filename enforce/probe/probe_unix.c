@@ -126,13 +126,15 @@ static void unbind_late(struct ctx *c)
 	unlink(c->late);
 }
 
+#define LATE "no pathname UNIX socket outside bound after the start"
+
 const struct check probe_unix_checks[] = {
 	{ "landlock", "connect to a UNIX socket bound after the start",
 	  try_late, late_contacted, unbind_late, PROBE_WHOLE, bind_late, false,
-	  FEATURE_RESOLVE_UNIX },
+	  FEATURE_RESOLVE_UNIX, LATE },
 	{ "landlock", "send to a UNIX socket bound after the start",
 	  try_late_dgram, late_datagram, unbind_late, PROBE_WHOLE,
-	  bind_late_dgram, false, FEATURE_RESOLVE_UNIX },
+	  bind_late_dgram, false, FEATURE_RESOLVE_UNIX, LATE },
 };
 
 const size_t probe_unix_nchecks =

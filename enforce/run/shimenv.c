@@ -172,12 +172,14 @@ int shimenv_prepare(struct cli *c, char **envp, size_t cap,
 		    struct supervisor *sup, const struct feature_set *fs)
 {
 	struct policy *p = &c->policy;
-	const struct feature *udp = feature_find(fs, FEATURE_UDP);
+	const struct feature *udp = feature_find(fs, FEATURE_UDP),
+			     *resolve = feature_find(fs, FEATURE_RESOLVE_UNIX);
 	struct snapshot_extra x = {
 		.log = NULL,
 		.learn = c->cmd == CMD_LEARN,
 		/* a UDP port is a grant to name only where it holds */
 		.udp = udp && udp->available,
+		.ll_unix = resolve && resolve->available,
 	};
 	char lib[PATH_BUF], log[sizeof(sup->sockpath) + 8], err[PATH_BUF + 256];
 	char dir[PATH_BUF];

@@ -26,6 +26,11 @@
 # workload's runs are interleaved across configurations (brun.c); the
 # table gives medians and the ratio to bare of the same run.
 #
+# Also: what the UNIX-socket broker adds to a connect and a send
+# (unixconnect.c), and the same calls on Linux 7.x, where Landlock holds
+# them, beside the broker on that kernel: in the kernel matrix's 7.x
+# guest (scripts/bench/kernel.sh; as root; BENCH_NO_KERNEL=1 skips it).
+#
 # Installs hyperfine, bubblewrap, firejail and gnuplot with apt-get when
 # missing (as root).  Exit 0, or 1 with one line "bench: ..." on stderr.
 # Counts may be lowered for a quick look: BENCH_QUICK=1.
@@ -43,7 +48,8 @@ CORDON=$B/cordon
 LIB=$B/libcordon.so
 for f in "$CORDON" "$LIB" "$B/bench/brun" "$B/bench/openstat" \
 	"$B/bench/llonly" "$B/bench/isocost" "$B/bench/unixconnect" \
-	"$B/bench/proxybench" \
+	"$B/bench/proxybench" "$B/bench/unixloop" "$B/bench/filteronly" \
+	"$B/helpers/fakeabi" \
 	"$B/bench/empty.so"; do
 	[ -x "$f" ] || die "'$f' missing: run make bench"
 done
@@ -325,6 +331,39 @@ BROKER=$B/bench/broker.md
 		printf "| %s | %s ns | %s ns | %s ns | %.2fx |\n", name, $(NF - 3), $(NF - 2), $(NF - 1), $NF }' >"$BROKER" ||
 	echo "(not measured: unixconnect failed)" >"$BROKER"
 
+# The same calls on Linux 7.x, where Landlock holds the pathname UNIX
+# sockets (RESOLVE_UNIX), in the kernel matrix's guest (QEMU, TCG: slow,
+# so only ratios mean anything): bare, cordon, and the broker on the same
+# kernel (scripts/bench/kernel.sh).  BENCH_NO_KERNEL=1 leaves it out.
+echo "bench: UNIX sockets on Linux 7.x (a guest of the kernel matrix)"
+K7=$B/bench/kernel7.md
+if [ -n "${BENCH_NO_KERNEL:-}" ]; then
+	echo "(not measured: BENCH_NO_KERNEL)" >"$K7"
+elif [ "$(id -u)" != 0 ]; then
+	echo "(not measured: the kernel matrix's guests boot as root)" >"$K7"
+elif CORDON_KERNEL_APPEND="cordon.bench=1" \
+	"$ROOT/scripts/kernels/boot.sh" 7 "$B" "$B/bench/kernel7.log" &&
+	tr -d '\r' <"$B/bench/kernel7.log" | grep -q '^@@BENCHMED'; then
+	tr -d '\r' <"$B/bench/kernel7.log" | awk '
+		/^@@KERNEL / { k = $2 }
+		/^@@BENCHMED / { v[$2, $3] = $4; r[$2, $3] = $5 }
+		END {
+			n = split("bare landlock filter cordon cordon-no-shim broker broker-no-shim", c, " ")
+			printf "Linux %s, in QEMU without KVM; per call, median of the rounds (ratio to bare):\n\n", k
+			print "| call | bare | Landlock alone | seccomp filter alone | cordon | cordon --no-shim | the broker (cordon under fakeabi 8) | the broker, --no-shim |"
+			print "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+			split("connect sendto", o, " ")
+			for (i = 1; i <= 2; i++) {
+				line = "| " (o[i] == "connect" ? "socket, connect, close" : "sendto of 64 bytes with the address")
+				for (j = 1; j <= n; j++)
+					line = line sprintf(" | %s ns (%sx)", v[c[j], o[i]], r[c[j], o[i]])
+				print line " |"
+			}
+		}' >"$K7"
+else
+	echo "(not measured: the 7.x guest did not run; see $B/bench/kernel7.log)" >"$K7"
+fi
+
 # What --allow-host's proxy (enforce/proxy/proxy_loop.c, run as the supervisor runs
 # it) costs a transfer and a connection (scripts/bench/proxybench.c).
 echo "bench: the --allow-host proxy"
@@ -429,6 +468,10 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo
 	cat "$BROKER"
 	echo
+	echo "The same connect and send to an allowed pathname UNIX socket on Linux 7.x, where Landlock holds them (RESOLVE_UNIX, ABI 9) and the broker is not installed, beside the broker on the same kernel (scripts/bench/kernel.sh in the kernel matrix's 7.x guest; scripts/bench/unixloop.c timed from inside, the fastest of 5 slices of 10,000 calls a run, the configurations interleaved round by round; goal: cordon at most 1.1x bare):"
+	echo
+	cat "$K7"
+	echo
 	echo "What --allow-host's proxy costs (scripts/bench/proxybench.c: the proxy on its own threads, as the supervisor runs it; CONNECT tunnels spliced):"
 	echo
 	cat "$PROXY"
@@ -441,13 +484,14 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 # The notes' copy (doc/bench/notes.md), between its markers.
 NOTES=$ROOT/doc/bench/notes.md
 if grep -q '<!-- bench:begin -->' "$NOTES"; then
-	awk -v f="$TABLE" -v t="$TARGETS" -v iso="$ISO" -v brk="$BROKER" -v px="$PROXY" -v ses="$SESSION" -v d="$(date -u +%Y-%m-%d)" \
+	awk -v f="$TABLE" -v t="$TARGETS" -v iso="$ISO" -v brk="$BROKER" -v k7="$K7" -v px="$PROXY" -v ses="$SESSION" -v d="$(date -u +%Y-%m-%d)" \
 		-v m="$cpu, $(nproc) cores, Linux $(uname -r)" '
 		/<!-- bench:begin -->/ { print; print ""; print "Measured " d " on " m ":"; print "";
 			while ((getline l < f) > 0) print l; print "";
 			while ((getline l < t) > 0) print l; print "";
 			while ((getline l < iso) > 0) print l; print "";
 			while ((getline l < brk) > 0) print l; print "";
+			while ((getline l < k7) > 0) print l; print "";
 			while ((getline l < px) > 0) print l; print "";
 			while ((getline l < ses) > 0) print l; print ""; skip = 1; next }
 		/<!-- bench:end -->/ { skip = 0 }

@@ -236,6 +236,14 @@ echo "@@LSM $(cat /sys/kernel/security/lsm 2>/dev/null ||
 	cat /sys/kernel/security/lsm; })"
 cp "$build/kernels/contain" /usr/local/bin/kmatrix-contain
 echo "@@LANDLOCK $(kmatrix-contain abi)"
+# cordon.bench=1: `make bench`'s part in this guest, not the tests
+if grep -q 'cordon\.bench=1' /proc/cmdline; then
+	HOME=/root "$repo/scripts/bench/kernel.sh" "$build"
+	echo "@@DONE"
+	sync
+	echo o >/proc/sysrq-trigger
+	sleep 5
+fi
 echo "@@USERNS $(cat /proc/sys/kernel/unprivileged_userns_clone 2>/dev/null || echo -) $(cat /proc/sys/user/max_user_namespaces)"
 
 id cordon-test >/dev/null 2>&1 || useradd -m -s /bin/sh cordon-test

@@ -460,6 +460,7 @@ int landlock_apply(const struct policy *p, int abi, struct landlock_opts *o,
 		goto out;
 	}
 	ret = restrict_self(ruleset, &h, abi, &o->all_threads);
+	o->unix_sockets = !ret && (h.fs & LL_FS_RESOLVE_UNIX);
 	if (ret)
 		snprintf(err, errlen, "cannot enforce the Landlock ruleset: %s",
 			 strerror(-ret));

@@ -43,6 +43,8 @@ struct landlock_opts {
 	/* out: the domain holds every thread of the process (TSYNC, ABI
 	 * 8), not the caller's alone */
 	bool all_threads;
+	/* out: it holds the pathname UNIX sockets (RESOLVE_UNIX, ABI 9) */
+	bool unix_sockets;
 };
 
 /**

@@ -157,6 +157,19 @@ bool rule_link_crosses(const struct policy *p, const char *a, const char *b);
 #define RULE_CORDONS                                                           \
 	"no option grants this: it is cordon's own audit log or state"
 
+/* Why the kernel (Landlock's RESOLVE_UNIX, or the broker) refuses a
+ * pathname UNIX socket the policy's roots allow: one a process outside
+ * bound in a temp dir shared with the host. */
+#define RULE_UNIX_SHARED                                                       \
+	"a socket of a process outside, in a temp dir shared with the host"
+
+/* ... one that is not the socket granted at the start: Landlock holds
+ * the socket a file grant named then, not one bound at its path later. */
+#define RULE_UNIX_REBOUND                                                      \
+	"not the socket that was there at the start: a grant of a socket "     \
+	"file holds that socket, one bound at its path later needs its "       \
+	"directory"
+
 /* Why a listen() is refused (policy_listen_allowed()). */
 #define RULE_LISTEN                                                            \
 	"listen() on a TCP socket that no bind() gave an allowed port would "  \

@@ -91,6 +91,8 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 		sb_puts(&o, "|learn=1");
 	if (x && x->udp)
 		sb_puts(&o, "|udp=1");
+	if (x && x->ll_unix)
+		sb_puts(&o, "|ux=1");
 	if (x && x->log) {
 		sb_puts(&o, "|log=");
 		put_escaped(&o, x->log);
@@ -360,6 +362,7 @@ int snapshot_decode(const char *value, struct policy *p,
 	x->standalone = key(&in, "|sa=1");
 	x->learn = key(&in, "|learn=1");
 	x->udp = key(&in, "|udp=1");
+	x->ll_unix = key(&in, "|ux=1");
 	if (key(&in, "|log=")) {
 		ret = take_string(&in, &x->log);
 		if (ret)

@@ -43,6 +43,9 @@ struct snapshot_extra {
 			  * refuse nothing */
 	bool udp;	 /* the kernel holds UDP ports (Landlock ABI 10):
 			  * --connect udp:PORT is a grant to name */
+	bool ll_unix;	 /* Landlock holds the pathname UNIX sockets
+			  * (RESOLVE_UNIX, ABI 9): the kernel decides a
+			  * connect or send, the shim explains a refusal */
 };
 
 /**

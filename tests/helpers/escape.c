@@ -12,6 +12,7 @@
  *   sethostname NAME          set the hostname
  *   chown PATH UID            change the owner of PATH
  *   write PATH TEXT           open PATH O_WRONLY|O_TRUNC and write TEXT
+ *   read PATH                 open PATH O_RDONLY, print what a read gives
  *   truncate PATH             truncate(2) PATH to 0 bytes, by its name
  *   reopen-write PATH TEXT    open PATH O_PATH, then reopen it for writing
  *                             through /proc/self/fd/N and write TEXT
@@ -222,6 +223,16 @@ int main(int argc, char **argv)
 		return done(
 			fd < 0 ? -1
 			       : syscall(SYS_write, fd, v[1], strlen(v[1])));
+	}
+	if (!strcmp(a, "read") && n == 1) {
+		char buf[256];
+		int fd = (int)syscall(SYS_openat, AT_FDCWD, v[0], O_RDONLY);
+		long got =
+			fd < 0 ? -1 : syscall(SYS_read, fd, buf, sizeof(buf));
+
+		if (got > 0)
+			syscall(SYS_write, 1, buf, got);
+		return done(got < 0 ? -1 : 0);
 	}
 	if (!strcmp(a, "truncate") && n == 1)
 		return done(syscall(SYS_truncate, v[0], 0));

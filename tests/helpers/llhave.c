@@ -71,7 +71,8 @@ static int has(const char *name)
 		return takes(&a, LL_ATTR_SIZE_FS);
 	}
 	if (strcmp(name, "udp") == 0) {
-		a.handled_access_net = LL_NET_BIND_UDP | LL_NET_CONNECT_SEND_UDP;
+		a.handled_access_net =
+			LL_NET_BIND_UDP | LL_NET_CONNECT_SEND_UDP;
 		return takes(&a, LL_ATTR_SIZE_NET);
 	}
 	if (strcmp(name, "quiet") == 0) {
@@ -93,7 +94,8 @@ int main(int argc, char **argv)
 	if (argc == 2) {
 		r = has(argv[1]);
 		if (r < 0) {
-			fprintf(stderr, "llhave: unknown right '%s'\n", argv[1]);
+			fprintf(stderr, "llhave: unknown right '%s'\n",
+				argv[1]);
 			return 2;
 		}
 		return r ? 0 : 1;

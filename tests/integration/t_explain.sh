@@ -88,7 +88,7 @@ test_explain_bad_input() {
 	assert_stderr_has "^cordon: --read '$T/out/none': No such file or directory$"
 	cordon explain --connect http
 	assert_status 1
-	assert_stdout_has "^error connect http: not a TCP port$"
+	assert_stdout_has "^error connect http: not a port (PORT, or udp:PORT)$"
 }
 
 # explain names the option as the lines do: shell-quoted, so that the

@@ -2,7 +2,7 @@
 # worth a look, not cordon's noise: `cordon probe`'s own attempts are
 # quiet (Landlock ABI 10's quiet flags, shim/core/landlock.c), and a
 # refusal the shim makes never reaches the kernel; a denial nothing
-# explained (a raw write outside, which no shim sees) is logged.  Read
+# explained (a raw read outside, which no shim sees) is logged.  Read
 # from the kernel's log (root's; audit on, as the matrix boots with
 # audit=1, without auditd: the records go to the kernel's log).
 
@@ -23,13 +23,13 @@ test_kaudit_probe_and_shim_refusals_stay_out_the_raw_denial_in() {
 	[ "$(id -u)" = 0 ] || skip "SKIP: the kernel's log is root's to read and mark"
 	kernel_has quiet || skip "SKIP: no quiet flags here (Landlock ABI 10, Linux 7.2)"
 	echo secret > "$T/out/secret"
-	echo keep > "$T/out/raw"
-	# the twin: a write outside by a raw system call, which no shim
-	# sees: refused by Landlock, and logged
+	echo raw-secret > "$T/out/raw"
+	# the twin: a read outside by a raw system call, which no shim
+	# sees: refused by Landlock (reads are its alone), and logged
 	kmark a
-	cordon -- "$HELPERS/escape" write "$T/out/raw" x
+	cordon -- "$HELPERS/escape" read "$T/out/raw"
 	assert_status_not 0
-	assert_content "$T/out/raw" keep
+	assert_stdout_lacks raw-secret
 	sleep 0.5
 	kmark b
 	n=$(krecords a b "path=\"$T/out/raw\"")

@@ -66,13 +66,13 @@ test_probe_network_rows_prove_their_own_layer() {
 	assert_stdout_has "^net  *reach the host's loopback with network off .*NOT ENFORCED"
 	assert_stdout_has '^landlock  connect to an abstract UNIX socket outside .* enforced  *denied (Operation not permitted)'
 	# without Landlock, its TCP and abstract-socket rows say so, and
-	# that the whole sandbox held them (the network namespace, the
+	# what in the whole sandbox held them (the network namespace, the
 	# filter, the broker: the guarantee is theirs there); the
 	# namespace's own row still holds
 	probe_weak
 	assert_status 0
-	assert_stdout_has '^landlock  TCP connect with network off .* held  *Landlock lacks it; the whole sandbox denied it'
-	assert_stdout_has '^landlock  connect to an abstract UNIX socket outside .* held  *Landlock lacks it; the whole sandbox denied it'
+	assert_stdout_has '^landlock  TCP connect with network off .* held  *Landlock lacks it; the network namespace and the seccomp filter denied it'
+	assert_stdout_has '^landlock  connect to an abstract UNIX socket outside .* held  *Landlock lacks it; the broker and the network namespace denied it'
 	assert_stdout_has "^net  *reach the host's loopback with network off .* enforced"
 }
 

@@ -325,7 +325,7 @@ print("connected")'
 	cordon --log "$T/log" -- python3 -c "$py" "$T/out/run/docker.sock"
 	assert_status_not 0
 	assert_stdout_lacks connected
-	assert_stderr_has "cordon: denied .*$T/out/run/docker.sock.*\[connect\]"
+	assert_stderr_has "cordon: denied .*$T/out/run/docker.sock.*\[connect\(, by the kernel\)\?\]"
 	pit_has_record operation=connect "resolved=$T/out/run/docker.sock"
 	plain python3 -c "$py" "$T/out/run/docker.sock"
 	unlisten_unix

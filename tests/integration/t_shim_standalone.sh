@@ -219,7 +219,7 @@ test_standalone_reports_what_it_skips() {
 	assert_status 0
 	assert_stderr_has "CORDON_READ: '/nonexistent-cordon' does not exist; skipped"
 	assert_stderr_has "CORDON_READ: 'rel' is not an absolute path; skipped"
-	assert_stderr_has "CORDON_NET='http': expected on, off or TCP ports"
+	assert_stderr_has "CORDON_NET='http': expected on, off or ports"
 	standalone_run CORDON_EXEC="$sys" CORDON_READ="/nonexistent-cordon" \
 		CORDON_QUIET=1 -- true
 	assert_status 0
