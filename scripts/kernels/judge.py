@@ -76,6 +76,10 @@ IT_PROOF = {
          "unreachable", ("root", "user")),
         ("test_unix_late_no_broker_under_another_supervisor",
          ("root", "user")),
+        ("test_unix_late_shared_tmp_refusal_explained_and_pasted",
+         ("root", "user")),
+        ("test_unix_late_socket_bound_again_at_a_granted_path",
+         ("root", "user")),
     ],
     "udp": [
         ("test_udp_other_port_granted_gets_nothing", ("root", "user")),

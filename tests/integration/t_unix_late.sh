@@ -164,3 +164,68 @@ test_unix_late_no_broker_under_another_supervisor() {
 	assert_status 0
 	assert_exists "$T/ws/ran"
 }
+
+# py_connect PATH [CORDON OPTIONS]: python (the shim sees it) waits for
+# PATH, then connects; $status, $T/stderr.
+unix_py='import os, socket, sys, time
+for i in range(100):
+    if os.path.exists(sys.argv[1]):
+        break
+    time.sleep(0.05)
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"x")'
+
+# The allow-all line's options, as printed.
+late_pasted() {
+	sed -n 's/^cordon: allow all of it with: //p' "$T/stderr" | tail -n 1
+}
+
+# A socket a process outside binds later in /tmp (shared with the host)
+# is refused whichever mechanism holds it here, explained (the shim's
+# line where Landlock refuses it, the summary either way) with the
+# option that allows it; pasted, it is reached.
+test_unix_late_shared_tmp_refusal_explained_and_pasted() {
+	local dir opts
+	dir=$(mktemp -d /tmp/cordon-it-late.XXXXXX) || fail "mktemp"
+	( sleep 1; exec "$HELPERS/listener" -t 20 -p "$dir/s" "$T/port" "$T/count" ) &
+	cordon -- python3 -c "$unix_py" "$dir/s"
+	assert_status_not 0
+	if kernel_has resolve_unix; then
+		assert_stderr_has "^cordon: denied connect $dir/s \[connect, by the kernel\] (a socket of a process outside, in a temp dir shared with the host); allow with --connect-unix $dir/s$"
+	fi
+	opts=$(late_pasted)
+	[ "$opts" = "--connect-unix $dir/s" ] || { show; rm -rf "$dir"; fail "the summary says '$opts'"; }
+	cordon $opts -- python3 -c "$unix_py" "$dir/s"
+	assert_status 0
+	wait
+	[ "$(cat "$T/count")" = 1 ] || { rm -rf "$dir"; fail "pasted: $(cat "$T/count") contacts"; }
+	rm -rf "$dir"
+}
+
+# A --connect-unix of a socket file, and the server binds its path
+# again during the run (it restarted): where Landlock holds the sockets
+# (its rules are on the socket's inode), the new socket is refused and
+# the line names the directory, which pasted reaches it; where the
+# broker holds them (by path), it is reached.
+test_unix_late_socket_bound_again_at_a_granted_path() {
+	mkdir -p "$T/out/sd"
+	listen_unix "$T/out/sd/s"
+	unlisten_unix
+	# the socket file stays (python does not unlink it): the grant's
+	( sleep 1; rm -f "$T/out/sd/s"
+	  exec "$HELPERS/listener" -t 20 -p "$T/out/sd/s" "$T/port" "$T/count" ) &
+	cordon --connect-unix "$T/out/sd/s" -- python3 -c 'import os, socket, sys, time
+time.sleep(2)
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+s.sendall(b"x")' "$T/out/sd/s"
+	if kernel_has resolve_unix; then
+		assert_status_not 0
+		assert_stderr_has "^cordon: denied connect $T/out/sd/s \[connect, by the kernel\] (not the socket that was there at the start: a grant of a socket file holds that socket, one bound at its path later needs its directory); allow with --connect-unix $T/out/sd$"
+		cordon --connect-unix "$T/out/sd" -- python3 -c "$unix_py" "$T/out/sd/s"
+	fi
+	assert_status 0
+	wait
+	[ "$(cat "$T/count")" = 1 ] || { show; fail "$(cat "$T/count") contacts, expected 1"; }
+}
