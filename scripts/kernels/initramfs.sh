@@ -1,7 +1,9 @@
 #!/bin/sh
 # initramfs.sh - the kernel matrix's initramfs for one unpacked kernel:
 # busybox-static, the modules that mount the host's root (virtio, 9p,
-# overlay) from that kernel's own tree in dependency order, and init.
+# overlay) from that kernel's own tree in dependency order, and init;
+# and unix_diag, which the broker asks (the guest cannot load a module
+# later: its root is the host's, without the guest kernel's modules).
 #
 #   initramfs.sh KERNEL_DIR OUT.cpio.gz
 #
@@ -50,7 +52,7 @@ add() {
 	order="$order $1"
 }
 
-for m in virtio_pci 9pnet_virtio 9p overlay; do
+for m in virtio_pci 9pnet_virtio 9p overlay unix_diag; do
 	p=$(path_of "$m")
 	if [ -n "$p" ]; then
 		add "$p"

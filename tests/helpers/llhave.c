@@ -7,8 +7,8 @@
  *   llhave            prints the names of those it has, one line
  *   llhave NAME       exit 0 when it has NAME, 1 when not
  *
- * Names: resolve_unix (ABI 9), udp (ABI 10), quiet (ABI 10), tsync
- * (ABI 8).  Each is tried, not read off the ABI number: a ruleset
+ * Names: landlock (any ABI), tcp (ABI 4), resolve_unix (ABI 9), udp
+ * (ABI 10), quiet (ABI 10), tsync (ABI 8).  Each is tried, not read off the ABI number: a ruleset
  * handling the right is made (and closed); TSYNC is applied, in a child
  * thrown away, with a ruleset that denies nothing.
  *
@@ -66,6 +66,14 @@ static int has(const char *name)
 {
 	struct ll_ruleset_attr a = { 0 };
 
+	if (strcmp(name, "landlock") == 0) {
+		a.handled_access_fs = LL_FS_READ_FILE;
+		return takes(&a, LL_ATTR_SIZE_FS);
+	}
+	if (strcmp(name, "tcp") == 0) {
+		a.handled_access_net = LL_NET_BIND_TCP | LL_NET_CONNECT_TCP;
+		return takes(&a, LL_ATTR_SIZE_NET);
+	}
 	if (strcmp(name, "resolve_unix") == 0) {
 		a.handled_access_fs = LL_FS_RESOLVE_UNIX;
 		return takes(&a, LL_ATTR_SIZE_FS);
@@ -86,8 +94,8 @@ static int has(const char *name)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = { "resolve_unix", "udp", "quiet",
-					     "tsync" };
+	static const char *const names[] = { "landlock", "tcp", "resolve_unix",
+					     "udp", "quiet", "tsync" };
 	const char *sep = "";
 	int r;
 

@@ -24,11 +24,32 @@ command_not_found_handle() {
 }
 
 # kernel_has RIGHT: does this kernel's Landlock have RIGHT (llhave's
-# names: resolve_unix, udp, quiet, tsync)?  The same tests run on every
+# names: landlock, tcp, resolve_unix, udp, quiet, tsync)?  The same tests run on every
 # kernel of the matrix: where a right decides which mechanism holds, a
 # test proves the one this kernel has, and says so.
 kernel_has() {
 	"$HELPERS/llhave" "$1"
+}
+
+# port_opts OPTION...: the options given into $opts (an array), less
+# the TCP port grants (--connect, --bind) where Landlock cannot hold
+# them (ABI 4): there a run with one is refused by name, checked here.
+port_opts() {
+	local o
+	opts=()
+	for o in "$@"; do
+		case $o in
+		--connect*|--bind*)
+			if ! kernel_has tcp; then
+				# shellcheck disable=SC2086
+				"$CORDON" $o -- true > /dev/null 2> "$T/refused"
+				grep -q "refusing to run: no TCP beyond the grant" "$T/refused" ||
+					fail "$o ran without Landlock's TCP rules"
+				continue
+			fi ;;
+		esac
+		opts+=("$o")
+	done
 }
 
 # cordon ARGS...: run cordon, keeping status, stdout and stderr.

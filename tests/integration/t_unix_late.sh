@@ -224,6 +224,13 @@ s.sendall(b"x")' "$T/out/sd/s"
 		assert_status_not 0
 		assert_stderr_has "^cordon: denied connect $T/out/sd/s \[connect, by the kernel\] (not the socket that was there at the start: a grant of a socket file holds that socket, one bound at its path later needs its directory); allow with --connect-unix $T/out/sd$"
 		cordon --connect-unix "$T/out/sd" -- python3 -c "$unix_py" "$T/out/sd/s"
+	elif ! kernel_has landlock; then
+		# the command's world binds a granted file: the socket of the
+		# start, which no longer listens
+		assert_status_not 0
+		wait
+		[ "$(cat "$T/count")" = 0 ] || fail "reached without Landlock"
+		skip "SKIP: without Landlock the command's world binds a granted socket file as it was at the start: a socket bound again there needs its directory granted (checked: nothing reached)"
 	fi
 	assert_status 0
 	wait

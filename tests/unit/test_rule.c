@@ -369,6 +369,33 @@ Test(grant, nothing_existing_but_the_root_is_the_root)
 	cr_assert_str_eq(grant(path), "/");
 }
 
+/* ---- rule_put_udp() ------------------------------------------------ */
+
+static const char *put_udp(bool bind, unsigned int port)
+{
+	struct strbuf sb = STRBUF(out, sizeof(out));
+
+	rule_put_udp(&sb, &p, bind, port);
+	return out;
+}
+
+Test(rule, udp_words)
+{
+	p.net = NET_OFF;
+	cr_assert_str_eq(put_udp(false, 53), "network is off");
+	p.net = NET_PORTS;
+	p.connect_ports[0] = 53; /* a TCP port is no UDP one */
+	p.nconnect = 1;
+	cr_assert_str_eq(put_udp(false, 53), "no UDP connect port is allowed");
+	p.connect_udp[0] = 53;
+	p.connect_udp[1] = 123;
+	p.nconnect_udp = 2;
+	cr_assert_str_eq(put_udp(false, 54),
+			 "UDP port 54 is not among the UDP connect ports 53, "
+			 "123");
+	cr_assert_str_eq(put_udp(true, 5353), "no UDP bind port is allowed");
+}
+
 /* ---- rule_put_tcp() ------------------------------------------------ */
 
 Test(rule, tcp_network_off)
