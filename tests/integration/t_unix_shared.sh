@@ -73,7 +73,7 @@ test_unix_shared_abstract_socket_outside_is_refused_own_reached() {
 		cordon --connect 443 -- "$HELPERS/unixpeer" connect "@$name"
 		assert_stdout_has "^fail EPERM$"
 	else
-		port_opts --connect 443
+		port_opts "--connect 443"
 	fi
 	# the twin: the same peer reaches it unsandboxed
 	plain "$HELPERS/unixpeer" connect "@$name"
