@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 	int fd = -1;
 
 	if (argc == 4 && strcmp(argv[1], "serve") == 0)
-		return serve(argv[2], atoi(argv[3]));
+		return serve(argv[2], (int)strtol(argv[3], NULL, 10));
 	if (argc != 4 || (strcmp(argv[1], "connect") != 0 &&
 			  strcmp(argv[1], "sendto") != 0)) {
 		fprintf(stderr, "usage: unixloop serve DIR SECONDS | "
@@ -131,7 +131,9 @@ int main(int argc, char **argv)
 	}
 	one = argv[1][0] == 'c' ? one_connect : one_sendto;
 	sun = addr_of(argv[2]);
-	count = atol(argv[3]) / SLICES;
+	count = strtol(argv[3], NULL, 10) / SLICES;
+	if (count <= 0)
+		count = 1;
 	if (one == one_sendto)
 		fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	for (int i = 0; i < SLICES; i++) {

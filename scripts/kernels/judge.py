@@ -236,7 +236,7 @@ def judge_it(key, g):
 
 def it_table(rows):
     """Per row: Landlock's rights past ABI 7, the counts, the skips."""
-    out = ("| kernel | Landlock past ABI 7 | as root | as cordon-test | "
+    out = ("| kernel | Landlock's rights tried | as root | as cordon-test | "
            "skipped, and why |\n| --- | --- | --- | --- | --- |\n")
     for key, g, _, _ in rows:
         counts = {}
@@ -513,11 +513,12 @@ The integration tests of the mechanisms whose holder depends on the
 kernel (tests/integration/t_unix_late.sh, t_unix_shared.sh, t_udp.sh,
 t_shim_standalone.sh's threads, t_kaudit.sh), run in each guest as root
 and as `cordon-test` by tests/integration/run.sh: each checks its
-effect from outside, with its twin.  "Landlock past ABI 7": the rights
-`tests/helpers/llhave` found (RESOLVE_UNIX: ABI 9; UDP and quiet: ABI
-10; TSYNC: ABI 8); where a right is missing, the test proves what holds
-instead (the broker, the network namespace and the filter) or says
-SKIP with why.
+effect from outside, with its twin.  "Landlock's rights tried": what
+`tests/helpers/llhave` found this kernel takes (landlock: any ABI; tcp:
+ABI 4; resolve_unix: ABI 9; udp and quiet: ABI 10; tsync: ABI 8);
+where a right is missing, the test proves what holds instead (the
+broker, the network namespace and the filter, the world) or says SKIP
+with why.
 
 {it}
 ## Expectations
