@@ -156,12 +156,31 @@ write_config() {
 }
 
 apt_private() {
-	APT_CONFIG="$apt_dir/apt.conf" apt-get -q \
+	apt_with apt-get -q "$@"
+}
+
+# apt-get or apt-cache on the private state.
+apt_with() {
+	tool=$1
+	shift
+	APT_CONFIG="$apt_dir/apt.conf" "$tool" \
 		-o Dir::Etc::sourcelist="$apt_dir/sources.list" \
 		-o Dir::Etc::sourceparts=- \
 		-o Dir::State::Lists="$apt_dir/lists" \
 		-o Dir::Cache="$apt_dir/cache" \
 		-o Debug::NoLocking=1 "$@"
+}
+
+# apt-get source NAME of an older version, the newest first: a mirror
+# may lack the newest one's files (a security suite's, seen here: 404).
+older_source() {
+	for v in $(apt_with apt-cache showsrc "$1" 2>>"$log" |
+		awk '/^Version:/ { print $2 }' | sort -uVr | tail -n +2); do
+		rm -rf "${work:?}"/* 2>/dev/null
+		(cd "$work" && apt_private source "$1=$v") >>"$log" 2>&1 &&
+			return 0
+	done
+	return 1
 }
 
 # Download and unpack one package aside, then rename it into place.
@@ -170,7 +189,8 @@ fetch_one() {
 		die "cannot create a directory in '$dest'"
 	# As root apt downloads as _apt: let it write here.
 	[ "$(id -u)" -eq 0 ] && chown _apt "$work" 2>/dev/null
-	(cd "$work" && apt_private source "$1") >>"$log" 2>&1 || {
+	(cd "$work" && apt_private source "$1") >>"$log" 2>&1 ||
+		older_source "$1" || {
 		rm -rf "$work"
 		die "apt-get source $1 failed: $(last_error) (log: $log)"
 	}

@@ -5,7 +5,13 @@
  * The ruleset handles every access right the running kernel offers, so
  * whatever no root grants is denied.  Nothing is applied unless every
  * rule could be added: a root that fails to open is an error, never a
- * silent skip.
+ * silent skip.  Past ABI 7: RESOLVE_UNIX (ABI 9) beneath every root that
+ * grants write or --connect-unix, but the temp dirs shared with the
+ * host (there the command reaches the sockets its own domain bound, no
+ * one else's); UDP ports (ABI 10) as TCP's, with a bind of port 0 for a
+ * first send's own port; TSYNC (ABI 8), every thread of the process;
+ * the quiet flags (ABI 10) when asked (cordon probe's attempts): the
+ * whole filesystem from "/" and the ports named, and every scope.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -217,14 +223,6 @@ void landlock_features(const struct policy *p, int abi, struct feature_set *s)
 	add(s, FEATURE_QUIET, NEEDS(10, "7.2", h.quiet), false, h.quiet, true);
 #undef NEEDS
 #undef LACKS
-}
-
-bool landlock_holds_unix(int abi)
-{
-	struct ll_have h = tested(abi);
-
-	return (h.fs & LL_FS_RESOLVE_UNIX) &&
-	       (h.scoped & LL_SCOPE_ABSTRACT_UNIX_SOCKET);
 }
 
 static int add_rule(int ruleset, int type, void *attr, bool quiet)

@@ -28,10 +28,6 @@ void landlock_features(const struct policy *p, int abi, struct feature_set *s);
  * @abi, for a directory or (@is_dir false) a file. */
 uint64_t landlock_fs_access(unsigned int rights, int abi, bool is_dir);
 
-/* Does Landlock hold the UNIX sockets here: a pathname one by its path
- * (RESOLVE_UNIX, ABI 9), an abstract one by its domain (ABI 6)? */
-bool landlock_holds_unix(int abi);
-
 /* What landlock_apply() is asked besides the policy, and what it did. */
 struct landlock_opts {
 	/* every denial of the domain kept out of the kernel's audit (ABI
