@@ -148,7 +148,7 @@ SHIM_LDFLAGS = -dynamiclib -Wl,-undefined,error \
 	-Wl,-install_name,$(LIBDIR)/libcordon.dylib
 endif
 
-.PHONY: all test unit integration check fuzz install clean deps format kernels \
+.PHONY: all test unit integration check fuzz install clean deps format kernels toolchains \
 	check-format check-banned check-layers check-docs bench compat
 .DEFAULT_GOAL := all
 
@@ -303,6 +303,13 @@ integration: $(B)/cordon $(B)/libcordon.so $(HELPER_BINS)
 compat: $(B)/cordon $(SHIM_LIB)
 	@s=0; scripts/compat/run.sh $(B) || s=1; \
 		scripts/compat/load.sh $(B) || s=1; exit $$s
+
+# Real developer workflows (cargo, pyenv's Python, npm, cmake, git,
+# java, ...) bare and under cordon four ways (tests/toolchains/run.sh);
+# the table of the run goes to doc/toolchains.md.
+TOOLCHAINS_OUT ?= doc/toolchains.md
+toolchains: $(B)/cordon $(SHIM_LIB)
+	tests/toolchains/run.sh $(B) $(TOOLCHAINS_OUT) "$(TOOLCHAINS)"
 
 # Absolute corpus paths: a target may chdir (fuzz_path works in a
 # fixture tree); a fuzzer that fails fails the target.

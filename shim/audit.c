@@ -151,6 +151,32 @@ static void record_caps(const char *const text[T_COUNT], size_t cap[T_COUNT])
 	sb_share(cap + 1, T_COUNT - 1, RECORD_MAX - RECORD_FIXED - cap[0]);
 }
 
+/* A look-up, not an act: a metadata call (need 0), an access() asking
+ * whether it could, a bind to port 0 (an ephemeral port: a program
+ * probing what the stack has, as urllib3 does for IPv6).  A program
+ * goes on from most of these; the launcher lists them apart and leaves
+ * them out of the options it sums up (tally.c). */
+static bool is_probe(const struct op *op)
+{
+	static const char *const asks[] = { "access", "faccessat", "euidaccess",
+					    "eaccess", NULL };
+	size_t n;
+
+	if (op->var)
+		return false;
+	if (op->dest) {
+		n = strlen(op->dest);
+		return strcmp(op->name, "bind") == 0 && n > 2 &&
+		       strcmp(op->dest + n - 2, ":0") == 0;
+	}
+	if (op->need == 0)
+		return true;
+	for (size_t i = 0; asks[i]; i++)
+		if (strcmp(op->name, asks[i]) == 0)
+			return true;
+	return false;
+}
+
 void audit_record(const struct op *op, const char *resolved, const char *rule,
 		  const char *layer)
 {
@@ -167,9 +193,9 @@ void audit_record(const struct op *op, const char *resolved, const char *rule,
 	if (!log)
 		return;
 	program(exe);
-	text[T_RESOLVED] = op->dest ? NULL : resolved;
-	text[T_PATH] = op->dest ? op->dest : op->path;
-	text[T_PEER] = op->dest ? NULL : op->peer_resolved;
+	text[T_RESOLVED] = op->dest || op->var ? NULL : resolved;
+	text[T_PATH] = op->dest ? op->dest : op->var ? op->var : op->path;
+	text[T_PEER] = op->dest || op->var ? NULL : op->peer_resolved;
 	text[T_ALLOW] = op->allow;
 	text[T_RULE] = rule;
 	text[T_PROGRAM] = exe;
@@ -183,6 +209,8 @@ void audit_record(const struct op *op, const char *resolved, const char *rule,
 	put_field(&sb, "operation", op->name, NAME_MAX_);
 	if (op->dest) {
 		put_field(&sb, "destination", op->dest, cap[T_PATH]);
+	} else if (op->var) {
+		put_field(&sb, "variable", op->var, cap[T_PATH]);
 	} else {
 		put_field(&sb, "path", op->path, cap[T_PATH]);
 		put_field(&sb, "resolved", resolved, cap[T_RESOLVED]);
@@ -190,6 +218,8 @@ void audit_record(const struct op *op, const char *resolved, const char *rule,
 		if (op->peer_resolved)
 			put_field(&sb, "peer", op->peer_resolved, cap[T_PEER]);
 	}
+	if (is_probe(op))
+		sb_puts(&sb, ",\"probe\":true");
 	put_field(&sb, "verdict", op->verdict ? op->verdict : "deny",
 		  NAME_MAX_);
 	put_field(&sb, "rule", rule, cap[T_RULE]);

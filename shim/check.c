@@ -304,6 +304,35 @@ static bool absent_anyway(const struct op *op, const char *resolved)
 	return !(op->need & RIGHT_W) && !op->creat && path_is_absent(resolved);
 }
 
+/* A path the policy hides (no right there, and not on the way to a
+ * root), read, run or looked at: for the program it is not there, as on
+ * a machine without it, so a tool that copes without ~/.gitconfig copes
+ * here too.  The line and the record still name it. */
+static bool hidden(const struct op *op, const char *resolved)
+{
+	static const char *const lookups[] = {
+		"stat",	      "lstat",
+		"fstatat",    "__xstat",
+		"__lxstat",   "__fxstat",
+		"statx",      "access",
+		"faccessat",  "euidaccess",
+		"eaccess",    "readlink",
+		"__readlink", "realpath",
+		"__realpath", "canonicalize_file_name",
+		"nftw",	      "ftw",
+		"fts",	      NULL,
+	};
+	bool lookup = op->need != 0 && op->need != RIGHT_U;
+
+	/* need 0 is a look at the path: a metadata call's, or the one a
+	 * change (mkdir, unlink, chmod) makes first, which stays EACCES:
+	 * a name there is not to be made or changed */
+	for (size_t i = 0; !lookup && lookups[i]; i++)
+		lookup = strncmp(op->name, lookups[i], strlen(lookups[i])) == 0;
+	return lookup && !(op->need & RIGHT_W) && !op->creat &&
+	       !policy_is_visible(&shim.policy, resolved);
+}
+
 /* What the fast paths left: the full resolution, and the report. */
 static NOINLINE int check_resolved(const struct op *op)
 {
@@ -312,7 +341,9 @@ static NOINLINE int check_resolved(const struct op *op)
 	if (resolve(op, resolved) && !is_allowed(op, resolved) &&
 	    !absent_anyway(op, resolved)) {
 		report_denial(op, resolved, "shim");
-		return shim.extra.learn ? 0 : EACCES; /* learning: recorded */
+		if (shim.extra.learn)
+			return 0; /* learning: recorded */
+		return hidden(op, resolved) ? ENOENT : EACCES;
 	}
 	return 0;
 }

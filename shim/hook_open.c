@@ -317,8 +317,9 @@ SHIM_API int posix_spawn_file_actions_addopen(posix_spawn_file_actions_t *fa,
 	int ret;
 
 	op.blind_after = true;
-	if (hook_deny(&op))
-		return EACCES;
+	ret = hook_decide(&op);
+	if (ret)
+		return ret; /* returned, as by posix_spawn: errno untouched */
 	if (!real_posix_spawn_file_actions_addopen)
 		return ENOSYS;
 	ret = real_posix_spawn_file_actions_addopen(fa, fd, path, oflag, mode);

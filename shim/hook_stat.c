@@ -5,16 +5,20 @@
  * canonicalize_file_name, and the fortified names.
  *
  * These calls read no file and change nothing, and Landlock lets every
- * one of them through.  The shim refuses them with EACCES on a path the
- * policy hides (no right, and not on the way to a root), so that a
- * program learns nothing of what lies in ~/.ssh: no size, no times, no
- * link target, no canonical name.  access() and its kin answer for the
- * rights the policy grants, so `test -w` in a read-only root says no;
- * searching a directory needs no right, as in Landlock.  A path the
- * kernel does not find gets the kernel's own answer and no report:
- * probing for what is not there (git looking for .git up to /, a
- * program looking for ~/.config/x) stays quiet.  So EACCES does tell
- * that a hidden path exists; a raw syscall would tell it anyway, and
+ * one of them through.  The shim answers them with ENOENT on a path the
+ * policy hides (no right, and not on the way to a root; check.c), as
+ * it answers a read or an exec there, so that a program learns nothing
+ * of what lies in ~/.ssh (no size, no times, no link target, no
+ * canonical name) and a tool that copes without ~/.gitconfig copes as
+ * it does where there is none; the line and the record still name the
+ * path.  A path the policy shows but does not grant (a directory above
+ * a root, a read-only root asked for write) is refused with EACCES.
+ * access() and its kin answer for the rights the policy grants, so
+ * `test -w` in a read-only root says no; searching a directory needs no
+ * right, as in Landlock.  A path the kernel does not find gets the
+ * kernel's own answer and no report: probing for what is not there
+ * (git looking for .git up to /, a program looking for ~/.config/x)
+ * stays quiet.  A raw syscall tells a hidden path's metadata anyway:
  * this layer is advisory (the kernel layer does not hide metadata).
  *
  * Every public name is a hook of its own and forwards to the real

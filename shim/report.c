@@ -122,14 +122,17 @@ static __attribute__((noinline)) void
 put_var(struct strbuf *sb, const struct op *op, const char *resolved)
 {
 	char grant[PATH_BUF];
+	unsigned int flag;
 
-	if (!rule_grant_path(&shim.policy, op->name, op->need, resolved,
-			     op->peer_resolved, grant))
+	/* a directory to make first has no variable: none */
+	if (!rule_grant(&shim.policy, op->name, op->need, resolved,
+			op->peer_resolved, grant, &flag) ||
+	    (flag & RULE_CREATE))
 		return;
 	sb_puts(sb, "by adding ");
 	sb_shell(sb, grant);
 	sb_puts(sb, " to ");
-	sb_puts(sb, rule_var(op->need));
+	sb_puts(sb, rule_var(flag));
 }
 
 /* The option that allows it, "--write /x", or nothing.  Out of line,
@@ -139,18 +142,19 @@ put_option(struct strbuf *sb, const struct op *op, const char *resolved)
 {
 	char grant[PATH_BUF];
 	const char *slash = strrchr(resolved, '/');
+	unsigned int flag = op->need;
 
 	if (op->grant_dir && slash && slash > resolved &&
 	    (size_t)(slash - resolved) < sizeof(grant)) {
 		memcpy(grant, resolved, (size_t)(slash - resolved));
 		grant[slash - resolved] = '\0';
 	} else if (op->grant_dir ||
-		   !rule_grant_path(&shim.policy, op->name, op->need, resolved,
-				    op->peer_resolved, grant)) {
+		   !rule_grant(&shim.policy, op->name, op->need, resolved,
+			       op->peer_resolved, grant, &flag)) {
 		clear(sb);
 		return;
 	}
-	if (!rule_put_flag(sb, op->need, grant))
+	if (!rule_put_flag(sb, flag, grant))
 		clear(sb);
 }
 
@@ -292,4 +296,49 @@ void report_denial(const struct op *op, const char *resolved, const char *layer)
 		write_line(&rec, resolved, rule, layer, none);
 	if (say & REPORT_RECORD)
 		audit_record(&rec, resolved, rule, layer);
+}
+
+/* A name as the command line takes it (cli_parse.c): letters, digits,
+ * underscores, not a digit first; at most 255 bytes. */
+static bool is_var_name(const char *name)
+{
+	size_t n = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				"abcdefghijklmnopqrstuvwxyz0123456789_");
+
+	return n > 0 && n < 256 && !name[n] && (name[0] < '0' || name[0] > '9');
+}
+
+void report_variable(const char *name)
+{
+	static const char rule[] = "the launcher's scrub removed it: only the "
+				   "allowed variables pass";
+	char line[512], allow[300];
+	struct strbuf lb = STRBUF(line, sizeof(line) - 1);
+	struct strbuf ab = STRBUF(allow, sizeof(allow));
+	struct op rec = { .name = "getenv", .dirfd = AT_FDCWD, .var = name };
+	int saved = errno;
+	unsigned int say;
+
+	if (!is_var_name(name) || !(say = report_once("getenv", 0, name))) {
+		errno = saved;
+		return;
+	}
+	sb_puts(&ab, "with -e ");
+	sb_puts(&ab, name);
+	rec.allow = allow;
+	if (shim.extra.learn)
+		rec.verdict = "learn";
+	if (say & REPORT_LINE) {
+		sb_puts(&lb, "cordon: denied variable ");
+		sb_puts(&lb, name);
+		sb_puts(&lb, " [getenv] (");
+		sb_puts(&lb, rule);
+		sb_puts(&lb, "); allow ");
+		sb_puts(&lb, allow);
+		line[lb.len++] = '\n';
+		shim_say(line, lb.len);
+	}
+	if (say & REPORT_RECORD)
+		audit_record(&rec, NULL, rule, "shim");
+	errno = saved;
 }

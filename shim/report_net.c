@@ -310,6 +310,21 @@ void report_net_socket(const char *what, int verdict, enum net_kind kind,
 
 void report_net_lookup(const char *node, bool ports)
 {
+	char allow[ALLOW_MAX];
+	struct strbuf ab = STRBUF(allow, sizeof(allow));
+
+	/* the network off: the name itself, reached through cordon's
+	 * proxy, which looks it up outside (80 and 443; the launcher
+	 * checks the name as the flag takes it) */
+	if (shim.extra.standalone) {
+		sb_puts(&ab, "with CORDON_NET=on");
+	} else if (ports || shim.policy.net == NET_HOSTS ||
+		   strlen(node) >= HOST_MAX) {
+		sb_puts(&ab, "with --net");
+	} else {
+		sb_puts(&ab, "with --allow-host ");
+		sb_puts(&ab, node);
+	}
 	report_kernel("lookup", "getaddrinfo", node,
 		      shim.policy.net == NET_HOSTS ? RULE_PROXY_ONLY
 			      "; the proxy looks names up"
@@ -317,8 +332,7 @@ void report_net_lookup(const char *node, bool ports)
 				"name needs DNS, over UDP"
 			      : "network is off; looking up a host name needs "
 				"DNS, over UDP",
-		      shim.extra.standalone ? "with CORDON_NET=on"
-					    : "with --net");
+		      ab.full ? "with --net" : allow);
 }
 
 void report_net_abstract(const char *hook, enum net_use use, const char *name,

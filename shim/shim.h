@@ -132,6 +132,7 @@ struct op {
 	const char *end;   /* "source", "destination": which end of a
 			    * rename or link, for the line; else NULL */
 	const char *dest;  /* a network destination, for the record */
+	const char *var;   /* a variable the scrub removed, for the record */
 	const char *verdict; /* for the record: NULL is "deny" */
 	const char *allow;   /* for the record: "with --read /x", ... */
 
@@ -186,6 +187,10 @@ bool shim_is_refusal(int err);
  */
 void report_denial(const struct op *op, const char *resolved,
 		   const char *layer);
+
+/* The line and the record of a program asking for @name (getenv), a
+ * variable the launcher's scrub removed: once per name in a process. */
+void report_variable(const char *name);
 
 /* What to say of a denial of (@name, @need, @key): both the first time
  * this process meets it (the line only unless the policy is quiet or

@@ -297,6 +297,18 @@ static void load_env(void)
 	}
 }
 
+/* $HOME, canonical, for the tools' roots in the hints (toolroot.h). */
+static void load_home(void)
+{
+	const char *home = var("HOME");
+	char canon[PATH_BUF];
+
+	if (home && home[0] == '/' &&
+	    path_resolve(AT_FDCWD, home, 0, canon) == 0 &&
+	    strcmp(canon, "/") != 0)
+		shim.policy.home = store_take(canon);
+}
+
 /* The log file exists before Landlock, which grants only what exists;
  * the command may write it unless a root already lets it. */
 static void load_log(void)
@@ -458,6 +470,7 @@ int standalone_load(char **envp)
 	add_list("CORDON_CONNECT_UNIX", RIGHT_U);
 	add_devices();
 	add_preload();
+	load_home();
 	load_log();
 	load_env();
 	load_net();

@@ -9,6 +9,7 @@
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -34,7 +35,10 @@ int home_expand(const char *path, char out[PATH_BUF])
 		home = home_dir();
 		if (!home)
 			return -ENOENT;
-		n = snprintf(out, PATH_BUF, "%s%s", home, path + 1);
+		/* a home of "/" (HOME=/) names no "//" */
+		n = snprintf(out, PATH_BUF, "%s%s",
+			     strcmp(home, "/") == 0 && path[1] ? "" : home,
+			     path + 1);
 	} else {
 		n = snprintf(out, PATH_BUF, "%s", path);
 	}
@@ -52,7 +56,8 @@ int home_state_dir(char out[PATH_BUF])
 	if (xdg && *xdg == '/')
 		n = snprintf(out, PATH_BUF, "%s/cordon", xdg);
 	else if (home)
-		n = snprintf(out, PATH_BUF, "%s/.local/state/cordon", home);
+		n = snprintf(out, PATH_BUF, "%s/.local/state/cordon",
+			     strcmp(home, "/") == 0 ? "" : home);
 	else
 		return -ENOENT;
 	return n < 0 || n >= PATH_BUF ? -ENAMETOOLONG : 0;

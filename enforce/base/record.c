@@ -27,11 +27,13 @@ enum kind {
 	K_NAME,	   /* an operation's name */
 	K_VERDICT, /* deny, learn, note */
 	K_LAYER,   /* shim, kernel */
+	K_VAR,	   /* a variable's name, as -e takes it */
+	K_TRUE,	   /* true, or absent */
 };
 
 /* Which records carry a field: all, those on a path, those on a
- * destination, or any. */
-enum group { G_ALL, G_PATH, G_NET, G_ANY };
+ * destination, those on a variable (getenv), or any. */
+enum group { G_ALL, G_PATH, G_NET, G_VAR, G_ANY };
 
 /* In the order the shim writes them (shim/audit.c). */
 static const struct field {
@@ -42,9 +44,10 @@ static const struct field {
 	{ "time", K_TIME, G_ALL },	  { "pid", K_PID, G_ALL },
 	{ "ppid", K_PID, G_ALL },	  { "pgid", K_PID, G_ANY },
 	{ "program", K_TEXT, G_ALL },	  { "operation", K_NAME, G_ALL },
-	{ "destination", K_TEXT, G_NET }, { "path", K_TEXT, G_PATH },
-	{ "resolved", K_TEXT, G_PATH },	  { "need", K_NEED, G_PATH },
-	{ "peer", K_TEXT, G_ANY },	  { "verdict", K_VERDICT, G_ALL },
+	{ "destination", K_TEXT, G_NET }, { "variable", K_VAR, G_VAR },
+	{ "path", K_TEXT, G_PATH },	  { "resolved", K_TEXT, G_PATH },
+	{ "need", K_NEED, G_PATH },	  { "peer", K_TEXT, G_ANY },
+	{ "probe", K_TRUE, G_ANY },	  { "verdict", K_VERDICT, G_ALL },
 	{ "rule", K_TEXT, G_ALL },	  { "allow", K_TEXT, G_ANY },
 	{ "layer", K_LAYER, G_ALL },
 };
@@ -110,6 +113,14 @@ static bool is_valid(const struct field *f, json_t *v)
 		return s && is_one_of(s, verdicts);
 	case K_LAYER:
 		return s && is_one_of(s, layers);
+	case K_TRUE:
+		return json_is_true(v);
+	case K_VAR:
+		return s && len > 0 && len < 256 &&
+		       strspn(s,
+			      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			      "abcdefghijklmnopqrstuvwxyz0123456789_") == len &&
+		       (s[0] < '0' || s[0] > '9');
 	}
 	return false;
 }
@@ -138,7 +149,7 @@ static const char *check_fields(json_t *obj)
 /* Every field a record must have, and a path or a destination. */
 static const char *check_shape(json_t *obj)
 {
-	size_t path = 0, net = 0;
+	size_t path = 0, net = 0, var = 0;
 
 	for (size_t i = 0; i < NFIELDS; i++) {
 		bool has = json_object_get(obj, fields[i].key) != NULL;
@@ -147,9 +158,12 @@ static const char *check_shape(json_t *obj)
 			return "a required field is missing";
 		path += fields[i].group == G_PATH && has;
 		net += fields[i].group == G_NET && has;
+		var += fields[i].group == G_VAR && has;
 	}
-	if (!((path == 3 && net == 0) || (path == 0 && net == 1)))
-		return "not one of a path and a destination";
+	if (!((path == 3 && net == 0 && var == 0) ||
+	      (path == 0 && net == 1 && var == 0) ||
+	      (path == 0 && net == 0 && var == 1)))
+		return "not one of a path, a destination and a variable";
 	return NULL;
 }
 

@@ -39,6 +39,8 @@ struct root_req {
 	unsigned int rights;
 	const char *flag; /* "--read", "--write", "--exec", a profile */
 	bool optional;	  /* from a built-in profile: skipped if absent */
+	bool create;	  /* --create, a profile's "create": a directory
+			   * made (mkdir -p) before the run when missing */
 };
 
 #define CLI_MAX_PROFILES 16
@@ -92,6 +94,11 @@ int cli_fail(char *err, size_t errlen, const char *fmt, ...)
 /* Add a root request (--read and friends, or a profile's entry). */
 int cli_add_req(struct cli *c, const char *path, unsigned int rights,
 		const char *flag, char *err, size_t errlen);
+
+/* Add a writable directory made before the run when missing (--create,
+ * a profile's "create"). */
+int cli_add_create(struct cli *c, const char *path, const char *flag, char *err,
+		   size_t errlen);
 
 /* Set the mode by @name (a profile's "mode"); -EINVAL if unknown. */
 int cli_set_mode(struct cli *c, const char *name);

@@ -45,12 +45,14 @@ enum {
 	OPT_SESSION,
 	OPT_CWD,
 	OPT_ALLOW_BROAD,
+	OPT_CREATE,
 };
 
 static const struct option options[] = {
 	{ "read", required_argument, NULL, 'r' },
 	{ "write", required_argument, NULL, 'w' },
 	{ "exec", required_argument, NULL, 'x' },
+	{ "create", required_argument, NULL, OPT_CREATE },
 	{ "mode", required_argument, NULL, 'm' },
 	{ "no-defaults", no_argument, NULL, OPT_NO_DEFAULTS },
 	{ "net", no_argument, NULL, OPT_NET },
@@ -160,8 +162,19 @@ int cli_add_req(struct cli *c, const char *path, unsigned int rights,
 	if (c->nreqs == POLICY_MAX_ROOTS)
 		return cli_fail(err, errlen, "%s '%s': too many roots", flag,
 				path);
-	c->reqs[c->nreqs++] = (struct root_req){ path, rights, flag, false };
+	c->reqs[c->nreqs++] =
+		(struct root_req){ path, rights, flag, false, false };
 	return 0;
+}
+
+int cli_add_create(struct cli *c, const char *path, const char *flag, char *err,
+		   size_t errlen)
+{
+	int ret = cli_add_req(c, path, RIGHT_R | RIGHT_W, flag, err, errlen);
+
+	if (!ret)
+		c->reqs[c->nreqs - 1].create = true;
+	return ret;
 }
 
 int cli_add_ports(struct cli *c, const char *arg, bool connect, char *err,
@@ -248,6 +261,8 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 	case 'x':
 		return cli_add_req(c, arg, RIGHT_R | RIGHT_X, "--exec", err,
 				   errlen);
+	case OPT_CREATE:
+		return cli_add_create(c, arg, "--create", err, errlen);
 	case 'm':
 		if (parse_mode(arg, &c->mode))
 			return cli_fail(

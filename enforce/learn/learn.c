@@ -18,7 +18,7 @@
  * every path read from a file the command could write (a "#!" line, a
  * run path), is untrusted: kept only clean and normal, else counted
  * (learn_check.c); the profile is written through its directory, held
- * from before the run (write_profile()).  The fold:
+ * from before the run (learn_out.c).  The fold:
  *  - a cache's files into the cache (~/.cache/NAME, ~/.NAME, ~/go/...);
  *  - what was made, replaced or removed into its directory; a program
  *    into its directory; what was read stays the path itself;
@@ -52,6 +52,7 @@
 #include "enforce/learn/learn_elf.h"
 #include "enforce/learn/learn_check.h"
 #include "enforce/learn/learn_fold.h"
+#include "enforce/learn/learn_out.h"
 #include "enforce/learn/learn_net.h"
 #include "enforce/learn/learn_store.h"
 #include "enforce/policy/policy.h"
@@ -84,6 +85,59 @@ static bool note(const char *path, unsigned int rights)
 	return learn_store_add(clean, rights);
 }
 
+/* The variables the scrub removed that the command asked for: the
+ * profile's "env", so that the next run passes them. */
+static json_t *vars;
+
+static void note_var(const char *name)
+{
+	size_t i;
+	json_t *v;
+
+	if (!vars)
+		vars = json_array();
+	if (!vars || json_array_size(vars) >= POLICY_MAX_ENV) {
+		invalid += vars != NULL;
+		return;
+	}
+	json_array_foreach(vars, i, v)
+	{
+		if (strcmp(json_string_value(v), name) == 0)
+			return;
+	}
+	json_array_append_new(vars, json_string(name));
+}
+
+/* The directories and files a learned variable names (PKG_CONFIG_PATH,
+ * CPATH: ':'-separated absolute paths, as the user set it outside):
+ * the run that passes it reads them, which the learning run, without
+ * it, never did.  Read only, each through the guard like any grant. */
+static void note_var_paths(void)
+{
+	char path[PATH_BUF];
+	size_t i;
+	json_t *v;
+
+	json_array_foreach(vars, i, v)
+	{
+		const char *val = getenv(json_string_value(v));
+
+		while (val && *val) {
+			size_t n = strcspn(val, ":");
+
+			if (val[0] == '/' && n < sizeof(path)) {
+				memcpy(path, val, n);
+				path[n] = '\0';
+				if (access(path, F_OK) == 0 &&
+				    !learn_grant_risk(&guard, path, false))
+					note(path, RIGHT_R);
+			}
+			val += n;
+			val += *val == ':';
+		}
+	}
+}
+
 void learn_note(json_t *record)
 {
 	const char *resolved =
@@ -95,13 +149,26 @@ void learn_note(json_t *record)
 		json_string_value(json_object_get(record, "operation"));
 	json_int_t need = json_integer_value(json_object_get(record, "need"));
 
+	const char *var =
+		json_string_value(json_object_get(record, "variable"));
+
 	/* the command can forge any record: what is not valid is counted,
-	 * never learned */
+	 * never learned (a variable's name record.c checked) */
+	if (var) {
+		note_var(var);
+		return;
+	}
 	if (dest) {
 		if (!learn_net_note(dest, allow, op))
 			invalid++;
 		return;
 	}
+	/* an access() asking whether it could write: while learning the
+	 * kernel says yes, and what the command then does is recorded on
+	 * its own; the question grants nothing.  (A bind to port 0 is
+	 * learned: the socket it binds is used.) */
+	if (json_is_true(json_object_get(record, "probe")) && need != 0)
+		return;
 	/* 0: seen */
 	note(resolved, (unsigned int)need & (RIGHT_ALL | RIGHT_U));
 }
@@ -174,60 +241,6 @@ static void note_interpreters(void)
 	}
 }
 
-/*
- * The directory the profile goes to, held from before the run, and the
- * profile's name in it.  While it learns, the command may replace what
- * it can write: a link in place of the profile (to a file it may not
- * write), or in place of a directory on the way.  The profile is
- * written through this descriptor into a new file, renamed over the
- * name: never through a link (design.md: learn is a deputy).
- */
-static int out_dir = -1;
-static char out_name[PATH_BUF];
-
-static void hold_output(const char *out)
-{
-	const char *slash = strrchr(out, '/');
-	char dir[PATH_BUF];
-
-	snprintf(out_name, sizeof(out_name), "%s", slash ? slash + 1 : out);
-	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - out) : 1,
-		 slash ? out : ".");
-	if (!out_name[0] || strcmp(out_name, ".") == 0 ||
-	    strcmp(out_name, "..") == 0)
-		return;
-	out_dir = open(dir[0] ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-}
-
-static int write_profile(json_t *prof)
-{
-	char tmp[64];
-	int fd = -1, ret;
-
-	snprintf(tmp, sizeof(tmp), ".cordon-learn.%d.tmp", (int)getpid());
-
-	for (int try = 0; out_dir >= 0 && fd < 0 && try < 2; try++) {
-		fd = openat(out_dir, tmp,
-			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
-				    O_CLOEXEC,
-			    0666);
-		/* one left there (a link the command made): removed, the
-		 * link itself, never what it points at */
-		if (fd < 0 && errno == EEXIST)
-			unlinkat(out_dir, tmp, 0);
-	}
-	if (fd < 0)
-		return -1;
-	ret = json_dumpfd(prof, fd, JSON_INDENT(2) | JSON_SORT_KEYS);
-	if (close(fd) < 0)
-		ret = -1;
-	if (!ret)
-		ret = renameat(out_dir, tmp, out_dir, out_name);
-	if (ret)
-		unlinkat(out_dir, tmp, 0);
-	return ret;
-}
-
 void learn_start(const struct cli *c)
 {
 	const char *tmpdir = getenv("TMPDIR");
@@ -236,7 +249,7 @@ void learn_start(const struct cli *c)
 	learn_guard_init(&guard, home_dir(), c->output);
 	run.home = guard.home[0] ? guard.home : NULL;
 	allow_broad = c->allow_broad;
-	hold_output(c->output);
+	learn_out_hold(c->output);
 	if (path_resolve(AT_FDCWD, ".", 0, run.cwd) != 0)
 		run.cwd[0] = '\0';
 	if (!tmpdir || tmpdir[0] != '/')
@@ -489,13 +502,17 @@ int learn_write(const char *out, const struct policy *p, char *err,
 
 	for (int l = 0; l < L_N; l++)
 		lists[l] = json_array();
+	if (vars)
+		note_var_paths();
 	collect(p, lists);
 	for (int l = 0; l < L_N; l++)
 		total += put_paths(prof, list_key[l], lists[l]);
 	learn_net_put(prof, &net);
+	if (vars && json_array_size(vars))
+		json_object_set(prof, "env", vars);
 	if (mode_name)
 		json_object_set_new(prof, "mode", json_string(mode_name));
-	if (write_profile(prof) < 0) {
+	if (learn_out_write(prof) < 0) {
 		snprintf(err, errlen, "cannot write the profile '%s'", out);
 		ret = -EIO;
 	} else {
@@ -505,11 +522,13 @@ int learn_write(const char *out, const struct policy *p, char *err,
 			snprintf(nhosts, sizeof(nhosts), " and %zu host%s",
 				 net.hosts, net.hosts == 1 ? "" : "s");
 		fprintf(stderr,
-			"cordon: learned %zu path%s%s %zu port%s%s%s into %s; "
-			"run it with --profile %s\n",
+			"cordon: learned %zu path%s%s %zu port%s%s%s%s into "
+			"%s; run it with --profile %s\n",
 			total, total == 1 ? "" : "s", *nhosts ? "," : " and",
 			net.ports, net.ports == 1 ? "" : "s", nhosts,
-			net.net ? " (and the network)" : "", out, out);
+			net.net ? " (and the network)" : "",
+			vars && json_array_size(vars) ? " (and variables)" : "",
+			out, out);
 		if (invalid)
 			fprintf(stderr,
 				"cordon: WARNING: %zu record%s from the "

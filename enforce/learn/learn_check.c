@@ -9,13 +9,15 @@
  * characters.  A grant that would reach what no run should be handed
  * by a profile it did not ask the user about is named here with the
  * reason; learn.c leaves it out (and says so) unless --allow-broad:
- *  - any right on "/", $HOME or a directory above $HOME;
+ *  - any right on "/", $HOME or a directory above $HOME, or in /proc;
  *  - a write on cordon's state directory (the audit log's) or on the
  *    profile being written: the path, inside it or above it;
  *  - a write on cordon's executable, on what makes git outside run a
  *    program (a git directory, its hooks, config, config.worktree,
- *    commondir, modules/ and worktrees/; policy_git_files) or on a
- *    shell startup file (roots_dotfiles): the path or inside it, where
+ *    commondir, modules/ and worktrees/; policy_git_files), on a
+ *    shell startup file (roots_dotfiles) or on a tool's file that a
+ *    shell sources or PATH runs (~/.cargo/env, ~/.cargo/bin, ...:
+ *    toolroot_protected): the path or inside it, where
  *    a --write lifts the protection (protect.h).  A grant above them
  *    keeps them protected when the profile is loaded (roots.c and
  *    gitguard.c protect them in every writable root), as for --write:
@@ -37,6 +39,7 @@
 #include "enforce/policy/policy.h"
 #include "shim/core/policy.h"
 #include "shim/core/strbuf.h"
+#include "shim/core/toolroot.h"
 
 /* @path resolved as the kernel would (the missing tail lexically), else
  * normalised; "" when neither. */
@@ -163,13 +166,15 @@ static bool touches_git(const char *path)
 	}
 }
 
-static bool is_dotfile(const struct learn_guard *g, const char *path)
+/* Is @path one of @list (below $HOME), or inside one? */
+static bool in_home_list(const struct learn_guard *g, const char *const *list,
+			 const char *path)
 {
 	char p[PATH_BUF];
 
-	for (size_t i = 0; g->home[0] && roots_dotfiles[i]; i++)
-		if (snprintf(p, sizeof(p), "%s/%s", g->home,
-			     roots_dotfiles[i]) < (int)sizeof(p) &&
+	for (size_t i = 0; g->home[0] && list[i]; i++)
+		if (snprintf(p, sizeof(p), "%s/%s", g->home, list[i]) <
+			    (int)sizeof(p) &&
 		    path_is_within(path, p))
 			return true;
 	return false;
@@ -180,6 +185,11 @@ static const char *risk(const struct learn_guard *g, const char *path,
 {
 	if (strcmp(path, "/") == 0)
 		return "all of /";
+	/* a process's own files are another pid's next run: a grant of
+	 * them is all of /proc, and what writes there (java's
+	 * coredump_filter) goes on without it */
+	if (path_is_within(path, "/proc"))
+		return "a process's files under /proc, all of /proc";
 	if (g->home[0] && path_is_within(g->home, path))
 		return strcmp(g->home, path) == 0 ? "all of $HOME"
 						  : "a directory above $HOME";
@@ -193,8 +203,10 @@ static const char *risk(const struct learn_guard *g, const char *path,
 		return "cordon's own executable";
 	if (touches_git(path))
 		return "git's hooks or configuration, which run code";
-	if (is_dotfile(g, path))
+	if (in_home_list(g, roots_dotfiles, path))
 		return "a shell startup file";
+	if (in_home_list(g, toolroot_protected, path))
+		return "a tool's file that a shell or PATH runs outside";
 	return NULL;
 }
 

@@ -8,10 +8,12 @@
  * root is refused): a path made by the run is granted through its
  * nearest ancestor that was there before, told by its birth time
  * (statx's btime) against the moment the run began.  Where that
- * ancestor would be / or $HOME, or the path is a cache in $HOME, the
- * grant is the directory itself and the profile says to make it
- * ("create").  A file system that keeps no birth time makes every
- * path look old: the grant is then the path itself, as before.
+ * ancestor would be / or $HOME, or the path is in a known cache in
+ * $HOME (toolroot.h: ~/.npm, ~/.cache/NAME, ...), the grant is the
+ * directory itself and the profile says to make it ("create"); a known
+ * toolchain (~/.rustup) is granted whole.  No other directory of $HOME
+ * widens: a file read there is that file.  A file system that keeps no birth
+ * time makes every path look old: the grant is then the path itself, as before.
  *
  * Paths are written with tokens (the workspace as ".", the temp
  * directory as "$TMPDIR", the home as "~"), which profile.c expands, so
@@ -26,6 +28,7 @@
 #include "enforce/learn/learn_fold.h"
 #include "shim/core/policy.h"
 #include "shim/core/strbuf.h"
+#include "shim/core/toolroot.h"
 
 bool learn_is_dir(const char *path)
 {
@@ -53,31 +56,6 @@ static void parent(const char *path, char out[PATH_BUF])
 		*slash = '\0';
 	else
 		snprintf(out, PATH_BUF, "/");
-}
-
-/* The cache that holds @path under $HOME, in @out: ~/.cache/NAME,
- * ~/.NAME, ~/go/pkg/mod.  False when it is none of them. */
-static bool cache_of(const char *path, const char *home, char out[PATH_BUF])
-{
-	size_t hl = strlen(home);
-	const char *rest, *end;
-
-	if (!path_is_within(path, home) || strlen(path) <= hl + 1)
-		return false;
-	rest = path + hl + 1;
-	if (strncmp(rest, ".cache/", 7) == 0)
-		end = strchr(rest + 7, '/');
-	else if (strncmp(rest, "go/pkg/mod/", 11) == 0 ||
-		 strcmp(rest, "go/pkg/mod") == 0)
-		end = rest + 10;
-	else if (rest[0] == '.' && strcmp(rest, ".cache") != 0)
-		end = strchr(rest, '/');
-	else
-		return false;
-	/* the cache itself when @path is it */
-	snprintf(out, PATH_BUF, "%.*s",
-		 end ? (int)(end - path) : (int)strlen(path), path);
-	return true;
 }
 
 static bool is_wide(const struct learn_run *run, const char *path)
@@ -132,8 +110,17 @@ static bool existed(const struct learn_run *run, const char *path)
 static bool place(const struct learn_run *run, const char *path,
 		  unsigned int rights, char out[PATH_BUF])
 {
-	if (run->home && cache_of(path, run->home, out))
+	/* a known tool root (toolroot.h): a cache (~/.npm, ~/.cache/NAME)
+	 * or a toolchain (~/.rustup); any other directory of $HOME is no
+	 * one's, and a file read in ~/.demo is that file */
+	const struct toolroot *tr =
+		run->home ? toolroot_of(run->home, path, out) : NULL;
+
+	if (tr && tr->right == RIGHT_W)
 		return true;
+	/* a toolchain: whole, where it is there before the run */
+	if (tr && existed(run, out))
+		return false;
 	if (((rights & RIGHT_X) && !learn_is_dir(path)) || (rights & RIGHT_W))
 		/* a program: its directory; a file or directory made (or
 		 * replaced, removed) there: where it was made */

@@ -96,18 +96,21 @@ bool learn_net_note(const char *dest, const char *allow, const char *op)
 	const char *c = allow ? strstr(allow, "--connect ") : NULL;
 	const char *b = allow ? strstr(allow, "--bind ") : NULL;
 
-	if (allow && strncmp(allow, "with --allow-host ", 18) == 0) {
-		if (!learn_host_ok(allow + 18))
-			return false;
-		add_name(&hosts, allow + 18);
-		return true;
-	}
-	if (op && strcmp(op, "lookup") == 0) {
+	/* a name looked up (the shim's record says getaddrinfo): reached
+	 * later by a connect, it is a host; else DNS, the network */
+	if (op && (strcmp(op, "lookup") == 0 ||
+		   strcmp(op, "getaddrinfo") == 0)) {
 		if (!proxy_host_parse(dest, strlen(dest), false,
 				      &(struct proxy_target){ 0 }))
 			add_name(&lookups, dest);
 		else
 			any_net = true;
+		return true;
+	}
+	if (allow && strncmp(allow, "with --allow-host ", 18) == 0) {
+		if (!learn_host_ok(allow + 18))
+			return false;
+		add_name(&hosts, allow + 18);
 		return true;
 	}
 	if (c)

@@ -258,6 +258,13 @@ int gitguard_find(struct policy *p);
  * stopped at its limit (then the rest are not protected). */
 size_t gitguard_count(bool *truncated);
 
+/* Before a run: one note for each PATH entry of @envp that runs nothing
+ * under @p and holds a command a later entry also holds (which then
+ * runs instead of the user's), with the option that restores it (none
+ * when @quiet); each such entry, canonical, to @shadows. */
+void shadow_note(const struct policy *p, char *const *envp, bool quiet,
+		 void (*shadows)(void *arg, const char *dir), void *arg);
+
 #define GITGUARD_MAX 64 /* git directories protected, at most */
 
 /* A git directory gitguard_find() protected (for the sweep). */

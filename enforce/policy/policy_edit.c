@@ -58,6 +58,8 @@ void policy_free(struct policy *p)
 	for (size_t i = 0; i < p->nhosts; i++)
 		free(p->hosts[i]);
 	p->nhosts = 0;
+	free(p->home);
+	p->home = NULL;
 }
 
 int policy_proxy_env(struct policy *p)

@@ -47,42 +47,89 @@
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
 
-static const struct {
+/* The built-in profiles; @tool: the program whose presence on PATH
+ * makes full-dev make the profile's caches ("create") before the run,
+ * so that a first use finds them (they are made whenever the profile
+ * is named).  No profile here makes writable what a shell or PATH runs
+ * outside (toolroot.h's protected files: roots.c keeps them read-only
+ * whatever a profile grants). */
+static const struct builtin {
 	const char *name;
 	const char *json;
+	const char *tool;
 } builtins[] = {
-	{ "read-only", "{\"mode\": \"read-only\"}" },
-	{ "workspace-write", "{\"mode\": \"workspace-write\"}" },
-	{ "workspace-net", "{\"mode\": \"workspace-net\"}" },
-	{ "full-dev", "{\"mode\": \"full-dev\"}" },
-	{ "ci", "{\"mode\": \"ci\"}" },
-	{ "cargo", "{\"write\": [\"~/.cargo\"],"
-		   " \"exec\": [\"~/.cargo/bin\", \"~/.rustup\"],"
-		   " \"env\": [\"CARGO_*\", \"RUSTUP_*\", \"RUSTC_*\","
-		   " \"RUSTFLAGS\"],"
-		   " \"allow_hosts\": [\"crates.io\", \"index.crates.io\","
-		   " \"static.crates.io\", \"static.rust-lang.org\"]}" },
-	{ "npm", "{\"write\": [\"~/.npm\"], \"env\": [\"NPM_CONFIG_*\"],"
-		 " \"allow_hosts\": [\"registry.npmjs.org\"]}" },
+	{ "read-only", "{\"mode\": \"read-only\"}", NULL },
+	{ "workspace-write", "{\"mode\": \"workspace-write\"}", NULL },
+	{ "workspace-net", "{\"mode\": \"workspace-net\"}", NULL },
+	{ "full-dev", "{\"mode\": \"full-dev\"}", NULL },
+	{ "ci", "{\"mode\": \"ci\"}", NULL },
+	{ "cargo",
+	  "{\"write\": [\"~/.cargo\"], \"create\": [\"~/.cargo\"],"
+	  " \"exec\": [\"~/.cargo/bin\", \"~/.rustup\"],"
+	  " \"env\": [\"CARGO_*\", \"RUSTUP_*\", \"RUSTC_*\", \"RUSTFLAGS\","
+	  " \"RUSTDOCFLAGS\"],"
+	  " \"allow_hosts\": [\"crates.io\", \"index.crates.io\","
+	  " \"static.crates.io\", \"static.rust-lang.org\"]}",
+	  "cargo" },
+	{ "pyenv", "{\"exec\": [\"~/.pyenv\"], \"env\": [\"PYENV_*\"]}", NULL },
+	{ "nvm", "{\"exec\": [\"~/.nvm\"], \"env\": [\"NVM_*\"]}", NULL },
+	{ "sdkman",
+	  "{\"exec\": [\"~/.sdkman\"], \"env\": [\"SDKMAN_*\", \"JAVA_HOME\"]}",
+	  NULL },
+	{ "local", "{\"exec\": [\"~/.local/bin\", \"~/.local/lib\"]}", NULL },
+	{ "npm",
+	  "{\"write\": [\"~/.npm\"], \"exec\": [\"~/.npm/_npx\"],"
+	  " \"create\": [\"~/.npm\", \"~/.npm/_npx\"],"
+	  " \"read\": [\"~/.npmrc\"],"
+	  " \"env\": [\"NPM_CONFIG_*\", \"npm_config_*\"],"
+	  " \"allow_hosts\": [\"registry.npmjs.org\"]}",
+	  "npm" },
 	{ "pip",
-	  "{\"write\": [\"~/.cache/pip\"], \"env\": [\"PIP_*\"],"
-	  " \"allow_hosts\": [\"pypi.org\", \"files.pythonhosted.org\"]}" },
+	  "{\"write\": [\"~/.cache/pip\"], \"create\": [\"~/.cache/pip\"],"
+	  " \"read\": [\"~/.config/pip\", \"~/.pip\"], \"env\": [\"PIP_*\"],"
+	  " \"allow_hosts\": [\"pypi.org\", \"files.pythonhosted.org\"]}",
+	  "pip3" },
 	{ "go",
 	  "{\"write\": [\"~/go/pkg/mod\", \"~/.cache/go-build\"],"
-	  " \"env\": [\"GO*\"],"
-	  " \"allow_hosts\": [\"proxy.golang.org\", \"sum.golang.org\"]}" },
-	{ "git-hosts", "{\"allow_hosts\": [\"github.com\", \"*.github.com\","
-		       " \"*.githubusercontent.com\", \"gitlab.com\","
-		       " \"bitbucket.org\", \"codeberg.org\"]}" },
-	{ "ccache", "{\"write\": [\"~/.cache/ccache\", \"~/.ccache\"],"
-		    " \"env\": [\"CCACHE_*\"]}" },
-	{ "gradle", "{\"write\": [\"~/.gradle\"],"
-		    " \"env\": [\"GRADLE_*\", \"JAVA_HOME\"]}" },
-	{ "maven", "{\"write\": [\"~/.m2\"],"
-		   " \"env\": [\"MAVEN_*\", \"JAVA_HOME\"],"
-		   " \"allow_hosts\": [\"repo.maven.apache.org\","
-		   " \"repo1.maven.org\"]}" },
+	  " \"create\": [\"~/go/pkg/mod\", \"~/.cache/go-build\"],"
+	  " \"exec\": [\"~/go/bin\"], \"env\": [\"GO*\"],"
+	  " \"allow_hosts\": [\"proxy.golang.org\", \"sum.golang.org\"]}",
+	  "go" },
+	{ "git-hosts",
+	  "{\"allow_hosts\": [\"github.com\", \"*.github.com\","
+	  " \"*.githubusercontent.com\", \"gitlab.com\","
+	  " \"bitbucket.org\", \"codeberg.org\"]}",
+	  NULL },
+	{ "ccache",
+	  "{\"write\": [\"~/.ccache\"], \"create\": [\"~/.cache/ccache\"],"
+	  " \"read\": [\"~/.config/ccache\"], \"env\": [\"CCACHE_*\"]}",
+	  "ccache" },
+	{ "gradle",
+	  "{\"write\": [\"~/.gradle\"], \"create\": [\"~/.gradle\"],"
+	  " \"env\": [\"GRADLE_*\", \"JAVA_HOME\"]}",
+	  "gradle" },
+	{ "maven",
+	  "{\"write\": [\"~/.m2\"], \"create\": [\"~/.m2\"],"
+	  " \"env\": [\"MAVEN_*\", \"JAVA_HOME\"],"
+	  " \"allow_hosts\": [\"repo.maven.apache.org\","
+	  " \"repo1.maven.org\"]}",
+	  "mvn" },
 };
+
+/* What full-dev adds to the toolchains' profiles: git's own
+ * configuration (read only: roots.c keeps it from writes) and the
+ * variables builds take from the environment. */
+static const char full_dev_extra[] =
+	"{\"read\": [\"~/.gitconfig\", \"~/.config/git\"],"
+	" \"env\": [\"PKG_CONFIG_PATH\", \"PKG_CONFIG_LIBDIR\","
+	" \"PKG_CONFIG_SYSROOT_DIR\", \"CC\", \"CXX\", \"CPP\", \"LD\","
+	" \"AR\", \"CFLAGS\", \"CXXFLAGS\", \"CPPFLAGS\", \"LDFLAGS\","
+	" \"LDLIBS\", \"MAKEFLAGS\", \"CMAKE_*\", \"ACLOCAL_PATH\","
+	" \"LD_LIBRARY_PATH\", \"LIBRARY_PATH\", \"CPATH\", \"C_INCLUDE_PATH\","
+	" \"CPLUS_INCLUDE_PATH\", \"PYTHONPATH\", \"VIRTUAL_ENV\", "
+	"\"NODE_PATH\","
+	" \"JAVA_HOME\", \"CLASSPATH\", \"PERL5LIB\", \"PERL_MB_OPT\","
+	" \"PERL_MM_OPT\", \"GIT_AUTHOR_*\", \"GIT_COMMITTER_*\"]}";
 
 static const char *const keys[] = {
 	"mode",	   "read", "write", "exec",	   "create",	   "net",
@@ -112,42 +159,6 @@ static char *expand_tmp(const char *path)
 	if (asprintf(&out, "%s%s", tmp, path + n) < 0)
 		return NULL;
 	return out;
-}
-
-/* mkdir -p @path (expanded: ~ and $TMPDIR). */
-static int make_dirs(const char *path)
-{
-	char buf[PATH_BUF];
-	int ret = home_expand(path, buf);
-
-	return ret ? ret : home_mkdirs(buf, 0777);
-}
-
-/* Make the directories of "create" (not for `cordon explain`). */
-static int create(struct cli *c, json_t *list, const char *name, char *err,
-		  size_t errlen)
-{
-	size_t i;
-	json_t *v;
-	int ret;
-
-	json_array_foreach(list, i, v)
-	{
-		char *path = expand_tmp(json_string_value(v));
-
-		if (!path)
-			return -ENOMEM;
-		ret = c->cmd == CMD_EXPLAIN ? 0 : make_dirs(path);
-		if (ret) {
-			snprintf(err, errlen,
-				 "profile '%s' \"create\" '%s': %s", name, path,
-				 strerror(-ret));
-			free(path);
-			return ret;
-		}
-		free(path);
-	}
-	return 0;
 }
 
 /* The paths of the profile's roots @from.. that lie inside one of its
@@ -209,16 +220,17 @@ static int add_roots(struct cli *c, json_t *list, unsigned int rights,
 	return 0;
 }
 
-/* "create": writable, made first; the profile's paths from the root
- * request @from on that lie inside them need not exist yet. */
+/* "create": writable, made first (roots.c); the profile's paths from the
+ * root request @from on that lie inside them need not exist yet. */
 static int add_created(struct cli *c, json_t *list, size_t from,
 		       const char *name, char *err, size_t errlen)
 {
+	size_t first = c->nreqs;
 	int ret = add_roots(c, list, RIGHT_R | RIGHT_W, "create", name, false,
 			    err, errlen);
 
-	if (!ret)
-		ret = create(c, list, name, err, errlen);
+	for (size_t r = first; !ret && r < c->nreqs; r++)
+		c->reqs[r].create = true;
 	if (!ret)
 		optional_inside(c, from, list);
 	return ret;
@@ -356,12 +368,13 @@ static int apply(struct cli *c, json_t *root, const char *name, bool builtin,
 	return ret;
 }
 
+static const struct builtin *builtin_entry(const char *name);
+
 static const char *builtin(const char *name)
 {
-	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-		if (strcmp(builtins[i].name, name) == 0)
-			return builtins[i].json;
-	return NULL;
+	const struct builtin *b = builtin_entry(name);
+
+	return b ? b->json : NULL;
 }
 
 /* A name that is neither a file nor a built-in profile: the built-in
@@ -428,20 +441,41 @@ static int apply_all(struct cli *c, char *err, size_t errlen)
 }
 
 /* The toolchains' built-in profiles, which the full-dev mode holds. */
-static const char *const toolchains[] = { "cargo",  "npm",    "pip",  "go",
+static const char *const toolchains[] = { "cargo",  "pyenv",  "nvm",  "sdkman",
+					  "local",  "npm",    "pip",  "go",
 					  "ccache", "gradle", "maven" };
 
-/* full-dev: every toolchain's caches and variables, as if each were
- * named with --profile (their paths skipped where this host lacks
- * them). */
+static const struct builtin *builtin_entry(const char *name)
+{
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+		if (strcmp(builtins[i].name, name) == 0)
+			return &builtins[i];
+	return NULL;
+}
+
+/* full-dev: every toolchain's roots, caches and variables, as if each
+ * were named with --profile (their paths skipped where this host lacks
+ * them; their caches made only for a tool on PATH), and full_dev_extra. */
 static int apply_full_dev(struct cli *c, char *err, size_t errlen)
 {
+	char found[PATH_BUF];
 	json_error_t je;
 	int ret = 0;
 
 	for (size_t i = 0;
 	     !ret && i < sizeof(toolchains) / sizeof(toolchains[0]); i++) {
-		json_t *root = json_loads(builtin(toolchains[i]), 0, &je);
+		const struct builtin *b = builtin_entry(toolchains[i]);
+		json_t *root = b ? json_loads(b->json, 0, &je) : NULL;
+
+		if (!root)
+			return -ENOMEM;
+		if (!b->tool || !spawn_locate(b->tool, found))
+			json_object_del(root, "create");
+		ret = apply(c, root, "full-dev", true, err, errlen);
+		json_decref(root);
+	}
+	if (!ret) {
+		json_t *root = json_loads(full_dev_extra, 0, &je);
 
 		if (!root)
 			return -ENOMEM;

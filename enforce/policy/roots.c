@@ -18,6 +18,7 @@
 
 #include "enforce/policy/policy.h"
 #include "shim/core/path.h"
+#include "shim/core/toolroot.h"
 #include "enforce/base/base.h"
 
 #define RX (RIGHT_R | RIGHT_X)
@@ -167,6 +168,15 @@ static int add(struct policy *p, const char *path, unsigned int rights,
 	return add_links(p, abs);
 }
 
+/* mkdir -p @path (~ expanded): a --create, a profile's "create". */
+static int make_dirs(const char *path)
+{
+	char buf[PATH_BUF];
+	int ret = home_expand(path, buf);
+
+	return ret ? ret : home_mkdirs(buf, 0777);
+}
+
 /* Add a default root; a path this host lacks is not an error. */
 static int add_default(struct policy *p, const char *path, unsigned int rights)
 {
@@ -286,7 +296,8 @@ static int protect_profiles(struct policy *p, const struct cli *c)
 }
 
 /* In every writable directory root: what makes git outside run a
- * program (gitguard.c); the shell's startup files; cordon itself, the
+ * program (gitguard.c); the shell's startup files and the tools' files
+ * a shell or PATH runs (toolroot.h); cordon itself, the
  * profiles it reads and its state directory (the audit log's). */
 static int protect_defaults(struct policy *p, const struct cli *c)
 {
@@ -297,6 +308,12 @@ static int protect_defaults(struct policy *p, const struct cli *c)
 	for (size_t i = 0; !ret && home && roots_dotfiles[i]; i++)
 		if (snprintf(buf, sizeof(buf), "%s/%s", home,
 			     roots_dotfiles[i]) < (int)sizeof(buf))
+			ret = protect_write(p, buf);
+	/* and what the shell sources or PATH runs from the tools' roots
+	 * (~/.cargo/env, ~/.local/bin, ...), whatever a profile grants */
+	for (size_t i = 0; !ret && home && toolroot_protected[i]; i++)
+		if (snprintf(buf, sizeof(buf), "%s/%s", home,
+			     toolroot_protected[i]) < (int)sizeof(buf))
 			ret = protect_write(p, buf);
 	if (!ret && platform_self_exe(self) == 0)
 		ret = protect_write(p, self);
@@ -337,9 +354,24 @@ static void warn_wide(const struct root_req *r)
 		  canon, what);
 }
 
+/* The home directory, canonical, where the tools' roots lie
+ * (toolroot.h); none when it is / or not there. */
+static void set_home(struct policy *p)
+{
+	const char *home = home_dir();
+	char canon[PATH_BUF];
+
+	if (p->home || !home || path_resolve(AT_FDCWD, home, 0, canon) != 0 ||
+	    strcmp(canon, "/") == 0)
+		return;
+	p->home = strdup(canon);
+}
+
 int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 {
 	int ret = 0;
+
+	set_home(p);
 
 	if (!c->no_defaults) {
 		/* ci: no home directory, not even its dotfiles */
@@ -354,12 +386,24 @@ int roots_build(const struct cli *c, struct policy *p, char *err, size_t errlen)
 			return ret;
 		}
 	}
+	/* the directories to make first: a root inside one (npm's
+	 * "exec" of ~/.npm/_npx) is there when it is added */
+	for (size_t i = 0; c->cmd != CMD_EXPLAIN && i < c->nreqs; i++) {
+		const struct root_req *r = &c->reqs[i];
+
+		if (r->create && (ret = make_dirs(r->path)) != 0) {
+			snprintf(err, errlen, "%s '%s': cannot make it: %s",
+				 r->flag, r->path, strerror(-ret));
+			return ret;
+		}
+	}
 	for (size_t i = 0; i < c->nreqs; i++) {
 		const struct root_req *r = &c->reqs[i];
 
 		ret = add(p, r->path, r->rights, ORIGIN_USER);
-		if (ret == -ENOENT && r->optional)
-			continue; /* a built-in profile's cache not here */
+		if (ret == -ENOENT && (r->optional || r->create))
+			continue; /* a built-in profile's cache not here;
+				   * explain makes nothing */
 		if (ret) {
 			snprintf(err, errlen, "%s '%s': %s", r->flag, r->path,
 				 strerror(-ret));

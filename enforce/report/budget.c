@@ -39,7 +39,7 @@ static const struct limit {
 
 /* The fields that make a record the same as another, in this order. */
 static const char *const key_fields[] = { "operation", "path", "resolved",
-					  "destination" };
+					  "destination", "variable" };
 #define NKEY (sizeof(key_fields) / sizeof(key_fields[0]))
 
 struct budget_key {
@@ -315,7 +315,8 @@ static json_t *repeated_one(const struct budget_key *k)
 		at += strlen(at) + 1;
 	}
 	return json_pack("{s:s, s:s, s:I}", "operation", f[0], "target",
-			 *f[3]	 ? f[3]
+			 *f[4]	 ? f[4]
+			 : *f[3] ? f[3]
 			 : *f[2] ? f[2]
 				 : f[1],
 			 "times", (json_int_t)k->times);

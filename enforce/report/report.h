@@ -194,6 +194,7 @@ void budget_end_call(struct budget *b, uint32_t call);
 #define TALLY_PATHS_KEPT    32	/* distinct paths counted per rule */
 #define TALLY_OPTIONS_MAX   256 /* distinct options kept */
 #define TALLY_PORTS_MAX	    64	/* as the policy's port lists */
+#define TALLY_SHADOWED_MAX  8
 
 /* No option allows the target (RULE_NO_OPTION), or it was not kept. */
 #define TALLY_NO_OPTION (-1)
@@ -207,6 +208,7 @@ struct tally_target {
 	char what[256]; /* the resolved path, or the destination */
 	int option;	/* in tally.options, or TALLY_NO_OPTION, TALLY_LOST */
 	size_t count;
+	bool acted; /* a record that was no look-up (see "probe") */
 };
 
 /*
@@ -221,13 +223,22 @@ struct tally_option {
 		TALLY_NET,
 		TALLY_CONNECT,
 		TALLY_BIND,
-		TALLY_HOST
+		TALLY_HOST,
+		TALLY_ENV
 	} kind;
 	unsigned int rights; /* a path's: the flag's RIGHT_* */
 	char *path;	   /* a path's, canonical; a host's rule (allocated) */
 	const char *text;  /* "--write '/a b'", "--connect 443" (allocated) */
 	unsigned int port; /* TALLY_CONNECT, TALLY_BIND */
 	bool udp;	   /* ... of a UDP port ("--connect udp:53") */
+	/* the built-in profile that grants a tool's root (toolroot.h), or
+	 * NULL */
+	const char *profile;
+	/* a record that was no look-up needs it: look-ups a program went
+	 * on from (a stat, an access(), a bind to port 0) are no reason to
+	 * grant, and the summed-up options leave them out */
+	bool acted;
+	bool wide; /* it grants all of /, $HOME or /proc: said so */
 };
 
 struct tally_group {
@@ -241,6 +252,12 @@ struct tally {
 	size_t denials;	       /* of the kept reports, denials */
 	size_t kernel_denials; /* of them, observed as the kernel's */
 	bool last_lookup;      /* the last of them a path only to be seen */
+	int last_option;       /* the last denial's option (or < 0) */
+	/* PATH entries the policy hides whose commands others run in place
+	 * of the user's (shadow.c): a look-up there is needed */
+	char shadowed[TALLY_SHADOWED_MAX][512];
+	size_t nshadowed;
+	size_t lookups; /* denials that were look-ups (see "probe") */
 	struct {
 		char program[256];
 		const char *why; /* "static or foreign binary", "SIP: ..." */
@@ -275,6 +292,13 @@ void tally_learn_to(void (*note)(json_t *record));
 /* Does @path lie in one of @own (NULL-ended: cordon's audit log and
  * state), which no option grants? */
 bool tally_is_own(const char *path, const char *const own[]);
+
+/* Note @dir, a PATH entry that shadows commands (shadow.c). */
+void tally_shadowed(struct tally *t, const char *dir);
+
+/* Does a denial need options[@i]: one that was no look-up, or the run's
+ * last one (which may be what stopped the command)? */
+bool tally_needed(const struct tally *t, size_t i);
 
 /**
  * tally_options - every option of @t that no other implies (a root

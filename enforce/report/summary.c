@@ -42,8 +42,25 @@ static const char *allow(const struct tally *t, const struct tally_target *tg,
 		return "";
 	if (tally_is_own(t->options[tg->option].path, own))
 		return "; " RULE_CORDONS;
-	snprintf(buf, ESCAPED_MAX, "; allow with %s",
-		 t->options[tg->option].text);
+	const struct tally_option *o = &t->options[tg->option];
+	char said[128 + PATH_BUF / 8];
+
+	/* what is said of it comes first: the line ends with the option,
+	 * to paste as it is */
+	said[0] = '\0';
+	if (!tg->acted && !tally_needed(t, (size_t)tg->option))
+		snprintf(said, sizeof(said),
+			 " (a look-up the command went on from)");
+	else if (o->profile)
+		snprintf(said, sizeof(said),
+			 " (the built-in profile %s holds it: -p %s)",
+			 o->profile, o->profile);
+	else if (o->wide)
+		snprintf(said, sizeof(said),
+			 " (WARNING: the option grants "
+			 "all of %.200s)",
+			 o->path);
+	snprintf(buf, ESCAPED_MAX, "%s; allow with %s", said, o->text);
 	return buf;
 }
 
@@ -157,6 +174,26 @@ static void print_losses(FILE *out, const struct supervisor *s)
 		    s->budget.scale > 1 ? "session" : "run");
 }
 
+/* Does the summed-up line hold an option granting all of /, $HOME or
+ * /proc? */
+static bool wide_in(const struct tally *t, const char *const own[])
+{
+	for (size_t i = 0; i < t->noptions; i++)
+		if (t->options[i].wide && tally_needed(t, i) &&
+		    !tally_is_own(t->options[i].path, own))
+			return true;
+	return false;
+}
+
+/* Did the summed-up line leave a look-up's option out? */
+static bool skipped_lookups(const struct tally *t)
+{
+	for (size_t i = 0; i < t->noptions; i++)
+		if (!tally_needed(t, i))
+			return true;
+	return false;
+}
+
 /*
  * The last word: every option that allows what was refused, in one line
  * to paste (the harness parses it: "cordon: allow all of it with: ").
@@ -176,6 +213,22 @@ static bool print_options(FILE *out, const struct tally *t,
 			"cordon: a refused look-up may have stopped the "
 			"command before it acted; to find every grant in one "
 			"run: cordon learn -o PROFILE -- COMMAND\n");
+	/* what is said of the line comes before it: it stays the last */
+	if (line && wide_in(t, own))
+		fprintf(out,
+			"cordon: WARNING: the line below grants all of /, "
+			"$HOME or /proc for one refusal; the program may need "
+			"less (cordon learn finds out)\n");
+	if (line && skipped_lookups(t))
+		fprintf(out,
+			"cordon: look-ups the command went on from (a stat, "
+			"an access(), a bind to port 0) are not in the line "
+			"below: it may not need them\n");
+	else if (t->denials && !line && skipped_lookups(t))
+		fprintf(out,
+			"cordon: each refusal was a look-up the command went "
+			"on from (a stat, an access(), a bind to port 0): it "
+			"may need none of them\n");
 	if (line)
 		fprintf(out, "cordon: allow all of it with: %s\n", line);
 	if (line && t->options_lost)

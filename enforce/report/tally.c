@@ -10,6 +10,7 @@
 #include "enforce/proxy/proxy.h"
 #include "enforce/report/report.h"
 #include "shim/core/rule.h"
+#include "shim/core/toolroot.h"
 
 /* The most of @src that fits in @dst, never half a UTF-8 character. */
 static void copy_text(char *dst, size_t size, const char *src)
@@ -30,6 +31,10 @@ void tally_init(struct tally *t)
 	t->denials = t->kernel_denials = 0;
 	t->nunshimmed = t->ngroups = 0;
 	t->noptions = t->options_lost = 0;
+	t->last_option = TALLY_NO_OPTION;
+	t->lookups = 0;
+	t->nshadowed = 0;
+	t->last_lookup = false;
 	t->policy = NULL;
 }
 
@@ -65,6 +70,8 @@ static struct tally_target *target_of(struct tally_group *g, json_t *record,
 	copy_text(what, sizeof(what), field(record, "resolved"));
 	if (!*what)
 		copy_text(what, sizeof(what), field(record, "destination"));
+	if (!*what)
+		copy_text(what, sizeof(what), field(record, "variable"));
 	for (size_t i = 0; i < g->ntargets; i++)
 		if (strcmp(g->targets[i].what, what) == 0 &&
 		    g->targets[i].option == option)
@@ -75,6 +82,7 @@ static struct tally_target *target_of(struct tally_group *g, json_t *record,
 	memcpy(tg->what, what, sizeof(what));
 	tg->option = option;
 	tg->count = 0;
+	tg->acted = false;
 	return tg;
 }
 
@@ -124,6 +132,16 @@ static int option_add(struct tally *t, const struct tally_option *o)
 	return (int)t->noptions++;
 }
 
+/* The built-in profile granting @grant when it is a tool's root. */
+static const char *tool_profile(const struct policy *p, const char *grant)
+{
+	char root[PATH_BUF];
+	const struct toolroot *tr =
+		p ? toolroot_of(p->home, grant, root) : NULL;
+
+	return tr && strcmp(root, grant) == 0 ? tr->profile : NULL;
+}
+
 /* A path's option: from the operation, the need and the resolved path,
  * with the shim's own code, never from the record's text. */
 static int path_option(struct tally *t, json_t *record)
@@ -135,7 +153,7 @@ static int path_option(struct tally *t, json_t *record)
 	const char *peer = field(record, "peer");
 	const char *op = field(record, "operation"), *why;
 	struct tally_option o = { .kind = TALLY_PATH };
-	unsigned int n;
+	unsigned int n, flag;
 
 	if (!*resolved || !json_is_integer(need))
 		return TALLY_NO_OPTION;
@@ -144,16 +162,20 @@ static int path_option(struct tally *t, json_t *record)
 	 * names no more than a grant of what the record names) */
 	if (!*peer)
 		peer = NULL;
-	if (!rule_grant_path(t->policy, op, n, resolved, peer, grant)) {
+	if (!rule_grant(t->policy, op, n, resolved, peer, grant, &flag)) {
 		why = rule_why_none(t->policy, op, n, resolved, peer);
 		return why && strcmp(why, RULE_NO_LINK) == 0 ? TALLY_NO_LINK
 							     : TALLY_NO_OPTION;
 	}
-	if (!rule_put_flag(&sb, n, grant))
+	if (!rule_put_flag(&sb, flag, grant))
 		return TALLY_NO_OPTION;
-	o.rights = flag_rights(n);
+	o.rights = flag_rights(flag);
 	o.path = grant;
 	o.text = text;
+	o.profile = tool_profile(t->policy, grant);
+	o.wide = strcmp(grant, "/") == 0 || strcmp(grant, "/proc") == 0 ||
+		 (t->policy && t->policy->home &&
+		  strcmp(grant, t->policy->home) == 0);
 	return option_add(t, &o);
 }
 
@@ -218,19 +240,65 @@ static int net_option(struct tally *t, json_t *record)
 	return TALLY_NO_GRANT;
 }
 
+/* "-e NAME" for a variable the scrub removed (getenv): the name as
+ * record.c let it in. */
+static int var_option(struct tally *t, const char *name)
+{
+	struct tally_option o = { .kind = TALLY_ENV };
+	char text[300];
+
+	if (strlen(name) > 255)
+		return TALLY_NO_OPTION;
+	snprintf(text, sizeof(text), "-e %s", name);
+	o.path = (char *)name;
+	o.text = text;
+	return option_add(t, &o);
+}
+
+void tally_shadowed(struct tally *t, const char *dir)
+{
+	if (t->nshadowed < TALLY_SHADOWED_MAX && strlen(dir) < 512)
+		memcpy(t->shadowed[t->nshadowed++], dir, strlen(dir) + 1);
+}
+
+/* Is @path right in a PATH entry that shadows commands?  A look-up
+ * there made the command run another program than the user's. */
+static bool in_shadowed(const struct tally *t, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+
+	for (size_t i = 0; n && i < t->nshadowed; i++)
+		if (strlen(t->shadowed[i]) == n &&
+		    strncmp(t->shadowed[i], path, n) == 0)
+			return true;
+	return false;
+}
+
 static void count(struct tally *t, json_t *record)
 {
-	int option = *field(record, "destination") ? net_option(t, record)
-						   : path_option(t, record);
+	const char *var = field(record, "variable");
+	int option = *var			     ? var_option(t, var)
+		     : *field(record, "destination") ? net_option(t, record)
+						     : path_option(t, record);
 	struct tally_group *g = group_of(t, field(record, "rule"));
 	struct tally_target *tg;
 
+	bool probe = json_is_true(json_object_get(record, "probe")) &&
+		     !in_shadowed(t, field(record, "resolved"));
+
+	t->last_option = option;
+	t->lookups += probe;
+	if (option >= 0 && !probe)
+		t->options[option].acted = true;
 	if (!g)
 		return;
 	g->count++;
 	tg = target_of(g, record, option);
-	if (tg)
+	if (tg) {
 		tg->count++;
+		tg->acted |= !probe;
+	}
 }
 
 /*
@@ -319,6 +387,8 @@ static bool implied(const struct tally *t, size_t i)
 {
 	const struct tally_option *a = &t->options[i];
 
+	if (a->kind == TALLY_ENV)
+		return false;
 	if (a->kind != TALLY_PATH)
 		return a->kind != TALLY_NET && has_kind(t, TALLY_NET);
 	if (near_protection(t->policy, a->path))
@@ -326,7 +396,7 @@ static bool implied(const struct tally *t, size_t i)
 	for (size_t j = 0; j < t->noptions; j++) {
 		const struct tally_option *b = &t->options[j];
 
-		if (j != i && b->kind == TALLY_PATH &&
+		if (j != i && b->kind == TALLY_PATH && tally_needed(t, j) &&
 		    (b->rights & a->rights) == a->rights &&
 		    path_is_within(a->path, b->path))
 			return true;
@@ -354,7 +424,7 @@ static void put_ports(const struct tally *t, int kind, char *out)
 			const struct tally_option *o = &t->options[i];
 
 			if ((int)o->kind != kind || o->udp != udp ||
-			    implied(t, i))
+			    !tally_needed(t, i) || implied(t, i))
 				continue;
 			put(out, n++			 ? ","
 				 : kind == TALLY_CONNECT ? " --connect "
@@ -364,6 +434,13 @@ static void put_ports(const struct tally *t, int kind, char *out)
 			put(out, port);
 		}
 	}
+}
+
+bool tally_needed(const struct tally *t, size_t i)
+{
+	/* a look-up is no reason, unless the run's last refusal was one:
+	 * it may be what stopped the command */
+	return t->options[i].acted || (int)i == t->last_option;
 }
 
 bool tally_is_own(const char *path, const char *const own[])
@@ -388,8 +465,9 @@ char *tally_options(const struct tally *t, const char *const own[])
 		const struct tally_option *o = &t->options[i];
 
 		if ((o->kind == TALLY_PATH || o->kind == TALLY_NET ||
-		     o->kind == TALLY_HOST) &&
-		    !implied(t, i) && !tally_is_own(o->path, own)) {
+		     o->kind == TALLY_HOST || o->kind == TALLY_ENV) &&
+		    tally_needed(t, i) && !implied(t, i) &&
+		    !tally_is_own(o->path, own)) {
 			put(out, " ");
 			put(out, o->text);
 		}

@@ -55,6 +55,13 @@ static int open_gate(struct cli *c, const struct feature_set *fs,
 	return 0;
 }
 
+/* A PATH entry the policy hides, whose commands others run in place of
+ * the user's: a look-up there is no probe the command went on from. */
+static void shadowed(void *tally, const char *dir)
+{
+	tally_shadowed(tally, dir);
+}
+
 int launch_prepare(struct cli *c, struct launch *l, struct supervisor *sup)
 {
 	struct policy *p = &c->policy;
@@ -111,8 +118,12 @@ int launch_prepare(struct cli *c, struct launch *l, struct supervisor *sup)
 		sup->sock = -1; /* nothing reports, nothing is logged */
 		sup->log = AUDITLOG_NONE;
 		budget_init(&sup->budget, 1);
-	} else if (shimenv_prepare(c, l->envp, l->cap, sup, &l->fs))
+	} else if (shimenv_prepare(c, from, l->envp, l->cap, sup, &l->fs))
 		return EXIT_CORDON;
+	/* after the supervisor's tally is set up (shimenv_prepare) */
+	if (c->cmd != CMD_LEARN)
+		shadow_note(p, l->envp, p->quiet, c->no_shim ? NULL : shadowed,
+			    &sup->tally);
 	return 0;
 }
 

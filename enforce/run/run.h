@@ -100,10 +100,12 @@ char **shimenv_scrubbed(const struct policy *p, char *const *from, size_t *cap);
  * grant it, bind the report socket (@sup), protect cordon's own files
  * where a writable root holds them, encode the policy and put the shim
  * and the snapshot into @envp (@cap entries); @fs says what the kernel
- * holds (the grants the shim's lines may name).
+ * holds (the grants the shim's lines may name); the names of @from (the
+ * environment before the scrub) that the scrub removed go in the
+ * snapshot, for the shim's getenv.
  * Return: 0, or -errno after one line on stderr.
  */
-int shimenv_prepare(struct cli *c, char **envp, size_t cap,
+int shimenv_prepare(struct cli *c, char *const *from, char **envp, size_t cap,
 		    struct supervisor *sup, const struct feature_set *fs);
 
 #endif

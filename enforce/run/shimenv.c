@@ -167,10 +167,36 @@ static int refuse_own(const struct policy *p, const struct supervisor *sup,
 	return 0;
 }
 
+/* The names of @from the scrub removed, ':'-separated, as many as fit
+ * in @out (@len bytes): the shim's getenv names them (hook_env.c).
+ * cordon's own variables and the loader's are none of the user's. */
+static char *gone_names(const struct policy *p, char *const *from, char *out,
+			size_t len)
+{
+	size_t n = 0;
+
+	out[0] = '\0';
+	for (size_t i = 0; from && p->env == ENV_SCRUB && from[i]; i++) {
+		size_t k = env_name_len(from[i]);
+
+		if (!strchr(from[i], '=') || env_name_allowed(p, from[i]) ||
+		    strncmp(from[i], "CORDON_", 7) == 0 ||
+		    strncmp(from[i], "LD_", 3) == 0 || k == 0 ||
+		    memchr(from[i], ':', k) || n + k + 2 > len)
+			continue;
+		if (n)
+			out[n++] = ':';
+		memcpy(out + n, from[i], k);
+		out[n += k] = '\0';
+	}
+	return out[0] ? out : NULL;
+}
+
 /* The shim: grant its file, preload it, bind the report socket. */
-int shimenv_prepare(struct cli *c, char **envp, size_t cap,
+int shimenv_prepare(struct cli *c, char *const *from, char **envp, size_t cap,
 		    struct supervisor *sup, const struct feature_set *fs)
 {
+	static char gone[4096];
 	struct policy *p = &c->policy;
 	const struct feature *udp = feature_find(fs, FEATURE_UDP),
 			     *resolve = feature_find(fs, FEATURE_RESOLVE_UNIX);
@@ -238,6 +264,7 @@ int shimenv_prepare(struct cli *c, char **envp, size_t cap,
 		x.log = log;
 		x.log_dev = sup->sock_dev;
 		x.log_ino = sup->sock_ino;
+		x.gone = gone_names(p, from, gone, sizeof(gone));
 		ret = snapshot_encode(p, &x, snap, sizeof(snap));
 		if (ret < 0)
 			snprintf(err, sizeof(err),

@@ -72,7 +72,7 @@ static bool lifted(const struct policy *p, const struct root *prot,
 static unsigned int rights_of(const struct policy *p, const char *path,
 			      bool child)
 {
-	unsigned int rights = 0, kept = RIGHT_ALL;
+	unsigned int rights = 0, kept = RIGHT_ALL | RIGHT_U;
 	bool protected = false;
 
 	for (size_t i = 0; i < p->nroots; i++) {
@@ -89,9 +89,12 @@ static unsigned int rights_of(const struct policy *p, const char *path,
 	for (size_t i = 0; i < p->nroots; i++) {
 		const struct root *r = &p->roots[i];
 
+		/* a protection keeps files from changes (and a secret from
+		 * reads): a socket granted in it by a root of its own (the
+		 * report socket in cordon's state) stays reachable */
 		if (r->origin == ORIGIN_PROTECTED && covers(r, path, child) &&
 		    !lifted(p, r, path, child))
-			kept &= r->rights;
+			kept &= r->rights | (r->rights & RIGHT_R ? RIGHT_U : 0);
 	}
 	return rights & kept;
 }

@@ -98,6 +98,9 @@ struct policy {
 
 	bool best_effort;
 	bool quiet;
+	/* the home directory, canonical (NULL: none): where the tools'
+	 * roots lie (toolroot.h), and a grant never to suggest whole */
+	char *home;
 
 	/* Last: a process touches only the entries in use (the shim's
 	 * policy is static; each page touched is a page fault). */

@@ -13,6 +13,7 @@
 
 #include "shim/core/path.h"
 #include "shim/core/rule.h"
+#include "shim/core/toolroot.h"
 
 /* Does a root with @rights grant @need?  A writable root lets its
  * sockets be connected to, as --connect-unix does. */
@@ -36,6 +37,8 @@ const char *rule_word(unsigned int need)
 
 const char *rule_flag(unsigned int need)
 {
+	if (need & RULE_CREATE)
+		return "--create";
 	if (need == RIGHT_U)
 		return "--connect-unix";
 	if (need & RIGHT_W)
@@ -452,13 +455,16 @@ static bool link_grant(const struct policy *p, const char *resolved,
 	       same_mount(p, grant, resolved, peer);
 }
 
-/* The least option's path, or why there is none (RULE_NO_OPTION, ...). */
+/* The least option's path, or why there is none (RULE_NO_OPTION, ...);
+ * *@flag: the need its flag grants. */
 static const char *grant_or_why(const struct policy *p, const char *operation,
 				unsigned int need, const char *resolved,
-				const char *peer, char out[PATH_BUF])
+				const char *peer, char out[PATH_BUF],
+				unsigned int *flag)
 {
 	struct strbuf sb = STRBUF(out, PATH_BUF);
 
+	*flag = need;
 	out[0] = '\0';
 	if (is_process_file(resolved))
 		sb_puts(&sb, "/proc");
@@ -471,14 +477,25 @@ static const char *grant_or_why(const struct policy *p, const char *operation,
 	if (peer && (need & RIGHT_W) && is_link_op(operation) &&
 	    !link_grant(p, resolved, peer, out))
 		return RULE_NO_LINK;
+	if (!peer && !is_process_file(resolved) && p && need != RIGHT_U)
+		toolroot_grant(p->home, operation, need, resolved, out, flag);
 	return lift(p, resolved, need, out) ? NULL : RULE_NO_OPTION;
+}
+
+bool rule_grant(const struct policy *p, const char *operation,
+		unsigned int need, const char *resolved, const char *peer,
+		char out[PATH_BUF], unsigned int *flag)
+{
+	return !grant_or_why(p, operation, need, resolved, peer, out, flag);
 }
 
 bool rule_grant_path(const struct policy *p, const char *operation,
 		     unsigned int need, const char *resolved, const char *peer,
 		     char out[PATH_BUF])
 {
-	return !grant_or_why(p, operation, need, resolved, peer, out);
+	unsigned int flag;
+
+	return !grant_or_why(p, operation, need, resolved, peer, out, &flag);
 }
 
 const char *rule_why_none(const struct policy *p, const char *operation,
@@ -486,8 +503,9 @@ const char *rule_why_none(const struct policy *p, const char *operation,
 			  const char *peer)
 {
 	char grant[PATH_BUF];
+	unsigned int flag;
 
-	return grant_or_why(p, operation, need, resolved, peer, grant);
+	return grant_or_why(p, operation, need, resolved, peer, grant, &flag);
 }
 
 bool rule_link_crosses(const struct policy *p, const char *a, const char *b)
@@ -526,9 +544,10 @@ bool rule_put_option(struct strbuf *sb, const struct policy *p,
 		     const char *resolved)
 {
 	char grant[PATH_BUF];
+	unsigned int flag;
 
-	return rule_grant_path(p, operation, need, resolved, NULL, grant) &&
-	       rule_put_flag(sb, need, grant);
+	return rule_grant(p, operation, need, resolved, NULL, grant, &flag) &&
+	       rule_put_flag(sb, flag, grant);
 }
 
 bool rule_put_flag(struct strbuf *sb, unsigned int need, const char *grant)

@@ -8,6 +8,7 @@
 #include "shim/core/path.h"
 #include "shim/core/policy.h"
 #include "shim/core/strbuf.h"
+#include "shim/core/toolroot.h"
 
 /* "read", "write", "exec", or "see" (@need 0). */
 const char *rule_word(unsigned int need);
@@ -83,6 +84,21 @@ bool rule_on_entry(const char *operation);
 bool rule_grant_path(const struct policy *p, const char *operation,
 		     unsigned int need, const char *resolved, const char *peer,
 		     char out[PATH_BUF]);
+
+/* A need only an option's flag has: the directory is not there, and
+ * --create makes it before the run (with RIGHT_R | RIGHT_W). */
+#define RULE_CREATE TOOLROOT_CREATE
+
+/**
+ * rule_grant - rule_grant_path(), and in *@flag the need the option's
+ * flag must grant: @need, or more where a tool's root decides (a read
+ * under ~/.rustup is an --exec of it, one under ~/.npm a --write:
+ * toolroot.h), or RULE_CREATE for a directory not there yet (a cache,
+ * a directory made right in $HOME), which --create makes.
+ */
+bool rule_grant(const struct policy *p, const char *operation,
+		unsigned int need, const char *resolved, const char *peer,
+		char out[PATH_BUF], unsigned int *flag);
 
 /* Why rule_grant_path() finds no option (RULE_NO_OPTION, RULE_NO_LINK,
  * RULE_TOO_LONG), or NULL when it finds one. */

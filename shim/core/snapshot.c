@@ -85,6 +85,10 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 		put_escaped(&o, p->env_names[i]);
 	}
 	sb_puts(&o, p->quiet ? "|q=1" : "|q=0");
+	if (p->home) {
+		sb_puts(&o, "|home=");
+		put_escaped(&o, p->home);
+	}
 	if (x && x->standalone)
 		sb_puts(&o, "|sa=1");
 	if (x && x->learn)
@@ -93,6 +97,10 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 		sb_puts(&o, "|udp=1");
 	if (x && x->ll_unix)
 		sb_puts(&o, "|ux=1");
+	if (x && x->gone) {
+		sb_puts(&o, "|gone=");
+		put_escaped(&o, x->gone);
+	}
 	if (x && x->log) {
 		sb_puts(&o, "|log=");
 		put_escaped(&o, x->log);
@@ -341,7 +349,7 @@ static int take_fixed(struct in *in, struct policy *p)
 	if (take_number(in, "|q=", 1, &quiet))
 		return -EINVAL;
 	p->quiet = quiet == 1;
-	return 0;
+	return key(in, "|home=") ? take_string(in, &p->home) : 0;
 }
 
 int snapshot_decode(const char *value, struct policy *p,
@@ -363,6 +371,11 @@ int snapshot_decode(const char *value, struct policy *p,
 	x->learn = key(&in, "|learn=1");
 	x->udp = key(&in, "|udp=1");
 	x->ll_unix = key(&in, "|ux=1");
+	if (key(&in, "|gone=")) {
+		ret = take_string(&in, &x->gone);
+		if (ret)
+			return ret;
+	}
 	if (key(&in, "|log=")) {
 		ret = take_string(&in, &x->log);
 		if (ret)

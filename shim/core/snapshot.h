@@ -43,9 +43,13 @@ struct snapshot_extra {
 			  * refuse nothing */
 	bool udp;	 /* the kernel holds UDP ports (Landlock ABI 10):
 			  * --connect udp:PORT is a grant to name */
-	bool ll_unix;	 /* Landlock holds the pathname UNIX sockets
-			  * (RESOLVE_UNIX, ABI 9): the kernel decides a
-			  * connect or send, the shim explains a refusal */
+	/* the variables the launcher's scrub removed, by name,
+	 * comma-separated (NULL: none): a program asking for one is
+	 * told the option that passes it */
+	char *gone;
+	bool ll_unix; /* Landlock holds the pathname UNIX sockets
+		       * (RESOLVE_UNIX, ABI 9): the kernel decides a
+		       * connect or send, the shim explains a refusal */
 };
 
 /**

@@ -1,5 +1,6 @@
 /*
- * fuzz_cli.c - libFuzzer target for the option parser (enforce/cli/cli_parse.c).
+ * fuzz_cli.c - libFuzzer target for the option parser
+ * (enforce/cli/cli_parse.c).
  *
  * The input is split on NUL bytes into argv.  Whatever it is, cli_parse()
  * must return 0 or -EINVAL, write a one-line NUL-terminated message on

@@ -39,8 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct session s;
 static struct cli cli;
-static char *envp[] = { "PATH=/usr/bin:/bin", "HOME=/nonexistent",
-			"LANG=C", NULL };
+static char *envp[] = { "PATH=/usr/bin:/bin", "HOME=/nonexistent", "LANG=C",
+			NULL };
 static int pid1_end = -1; /* pid 1's side of s.chan */
 static int peer = -1;	  /* the client's side of clients[0] */
 static int null_fd = -1;
@@ -119,15 +119,14 @@ static void check_replies(void)
 	static size_t have;
 	ssize_t n;
 
-	while (peer >= 0 &&
-	       (n = recv(peer, buf + have, sizeof(buf) - 1 - have,
-			 MSG_DONTWAIT)) > 0) {
+	while (peer >= 0 && (n = recv(peer, buf + have, sizeof(buf) - 1 - have,
+				      MSG_DONTWAIT)) > 0) {
 		char *nl;
 
 		have += (size_t)n;
 		while ((nl = memchr(buf, '\n', have))) {
-			json_t *doc = json_loadb(buf, (size_t)(nl - buf), 0,
-						 NULL);
+			json_t *doc =
+				json_loadb(buf, (size_t)(nl - buf), 0, NULL);
 
 			if (!json_is_object(doc))
 				abort();

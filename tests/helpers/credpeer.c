@@ -106,11 +106,13 @@ static int recv_all(const char *path, long seconds)
 			if (h->cmsg_level == SOL_SOCKET &&
 			    h->cmsg_type == SCM_RIGHTS)
 				for (size_t i = 0;
-				     i < (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+				     i <
+				     (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 				     i++) {
 					int fd;
 
-					memcpy(&fd, CMSG_DATA(h) + i * sizeof(int),
+					memcpy(&fd,
+					       CMSG_DATA(h) + i * sizeof(int),
 					       sizeof(fd));
 					say("fd", fd);
 				}
@@ -158,7 +160,8 @@ int main(int argc, char **argv)
 	if (argc < 3 || addr(argv[2], &sun))
 		return 2;
 	if (!strcmp(argv[1], "recv"))
-		return recv_all(argv[2], argc > 3 ? strtol(argv[3], NULL, 10) : 10);
+		return recv_all(argv[2],
+				argc > 3 ? strtol(argv[3], NULL, 10) : 10);
 	s = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (s < 0)
 		return 2;
@@ -173,8 +176,7 @@ int main(int argc, char **argv)
 		memcpy(CMSG_DATA(&ctl.h), &uc, sizeof(uc));
 		snprintf(text, sizeof(text), "creds %d %u %u", (int)uc.pid,
 			 (unsigned)uc.uid, (unsigned)uc.gid);
-		return send_one(s, &sun, text, ctl.buf,
-				CMSG_SPACE(sizeof(uc)));
+		return send_one(s, &sun, text, ctl.buf, CMSG_SPACE(sizeof(uc)));
 	}
 	if (!strcmp(argv[1], "rights") && argc == 5) {
 		for (long n = num(argv[3], 0); n <= num(argv[4], 0); n++) {

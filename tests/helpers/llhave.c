@@ -8,9 +8,9 @@
  *   llhave NAME       exit 0 when it has NAME, 1 when not
  *
  * Names: landlock (any ABI), tcp (ABI 4), resolve_unix (ABI 9), udp
- * (ABI 10), quiet (ABI 10), tsync (ABI 8).  Each is tried, not read off the ABI number: a ruleset
- * handling the right is made (and closed); TSYNC is applied, in a child
- * thrown away, with a ruleset that denies nothing.
+ * (ABI 10), quiet (ABI 10), tsync (ABI 8).  Each is tried, not read off the ABI
+ * number: a ruleset handling the right is made (and closed); TSYNC is applied,
+ * in a child thrown away, with a ruleset that denies nothing.
  *
  * Exit status: 2 on misuse.
  */
@@ -94,8 +94,9 @@ static int has(const char *name)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = { "landlock", "tcp", "resolve_unix",
-					     "udp", "quiet", "tsync" };
+	static const char *const names[] = { "landlock",     "tcp",
+					     "resolve_unix", "udp",
+					     "quiet",	     "tsync" };
 	const char *sep = "";
 	int r;
 

@@ -126,7 +126,9 @@ assert sorted(p.get("exec", [])) == ["~/bin", "~/lib", "~/opt/bin", "~/tools"], 
 }
 
 # A build that fills two caches in a home that has neither (nor
-# ~/.cache): a ~/.NAME one, as cargo's, and one in ~/.cache.
+# ~/.cache): one in a ~/.NAME no tool of toolroot.h owns (granted as the
+# directory the run made, not all of ~/.NAME), and one in ~/.cache
+# (XDG's: the tool's own directory there).
 learn_rerun_cache_job() {
 	cat > "$1/job.sh" <<'EOS'
 mkdir -p "$HOME/.fakecargo/registry/cache" &&
@@ -147,7 +149,7 @@ test_learn_rerun_cache_in_home() {
 	assert_status 0
 	assert_stdout_has '^done$'
 	learn_rerun_profile '
-assert sorted(p.get("create", [])) == ["~/.cache/fakebuild", "~/.fakecargo"], p
+assert sorted(p.get("create", [])) == ["~/.cache/fakebuild", "~/.fakecargo/registry/cache"], p
 assert set(p) == {"create"}, p'
 	# a clean home: the caches (and ~/.cache) are gone
 	rm -rf "$h/.fakecargo" "$h/.cache"

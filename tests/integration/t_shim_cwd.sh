@@ -33,11 +33,11 @@ test_shim_cwd_chdir_into_and_out_of_a_root() {
 		stat sub/file stat ../ws/file cd "$T/ws" stat file stat sub/file \
 		stat secret cd sub stat ../../out/secret stat file
 	assert_stdout_has "^stat file ok$"
-	assert_stdout_has "^stat secret EACCES$"
-	assert_stdout_has "^stat sub/file EACCES$"
+	assert_stdout_has "^stat secret ENOENT$"
+	assert_stdout_has "^stat sub/file ENOENT$"
 	assert_stdout_has "^stat ../ws/file ok$"
 	assert_stdout_has "^stat secret ENOENT$"
-	assert_stdout_has "^stat ../../out/secret EACCES$"
+	assert_stdout_has "^stat ../../out/secret ENOENT$"
 	[ "$(grep -c ' ok$' "$T/stdout")" = 7 ] || { show; fail "7 allowed"; }
 	cwd_hidden_line secret "$T/out/secret"
 	cwd_hidden_line sub/file "$T/out/sub/file"
@@ -57,7 +57,7 @@ test_shim_cwd_seen_directory_from_another_cwd() {
 		stat nothere stat sub/file
 	[ "$(grep -c '^stat sub/file ok$' "$T/stdout")" = 2 ] ||
 		{ show; fail "sub/file allowed twice in the workspace"; }
-	assert_stdout_has "^stat sub/file EACCES$"
+	assert_stdout_has "^stat sub/file ENOENT$"
 	cwd_hidden_line sub/file "$T/out/h/sub/file"
 }
 
@@ -65,8 +65,8 @@ test_shim_cwd_fchdir_into_and_out_of_a_root() {
 	cwd_fixture
 	cwd_run stat sub/file fcd "$T/out" stat secret stat sub/file \
 		fcd "$T/ws" stat sub/file stat file
-	assert_stdout_has "^stat secret EACCES$"
-	assert_stdout_has "^stat sub/file EACCES$"
+	assert_stdout_has "^stat secret ENOENT$"
+	assert_stdout_has "^stat sub/file ENOENT$"
 	[ "$(grep -c '^stat sub/file ok$' "$T/stdout")" = 2 ] ||
 		{ show; fail "sub/file allowed twice in the workspace"; }
 	assert_stdout_has "^stat file ok$"
@@ -84,7 +84,7 @@ test_shim_cwd_raw_chdir_never_refuses_what_is_allowed() {
 	cwd_fixture
 	cwd_run cd "$T/out" stat secret rawcd "$T/ws" stat file stat sub/file \
 		open file open sub/file
-	assert_stdout_has "^stat secret EACCES$"
+	assert_stdout_has "^stat secret ENOENT$"
 	[ "$(grep -c ' ok$' "$T/stdout")" = 4 ] || { show; fail "4 allowed"; }
 	assert_stderr_lines 1
 }
@@ -94,8 +94,8 @@ test_shim_cwd_raw_chdir_refusal_explained_through_cordon() {
 	cordon -- "$HELPERS/pit_cwd" stat file open file rawcd "$T/out" \
 		open secret open sub/file rawcd "$T/ws" open file
 	assert_status 0
-	assert_stdout_has "^open secret EACCES$"
-	assert_stdout_has "^open sub/file EACCES$"
+	assert_stdout_has "^open secret ENOENT$"
+	assert_stdout_has "^open sub/file ENOENT$"
 	[ "$(grep -c '^open file ok$' "$T/stdout")" = 2 ] ||
 		{ show; fail "file opened twice in the workspace"; }
 	assert_stderr_has "^cordon: denied read secret ($T/out/secret) \["
@@ -112,9 +112,9 @@ test_shim_cwd_vfork_child_that_changes_directory() {
 		stat secret stat sub/file
 	assert_stdout_has "^vfork file ok$"
 	assert_stdout_has "^vfork secret ENOENT$"
-	[ "$(grep -c '^stat secret EACCES$' "$T/stdout")" = 2 ] ||
+	[ "$(grep -c '^stat secret ENOENT$' "$T/stdout")" = 2 ] ||
 		{ show; fail "the parent's hidden file seen after the child"; }
-	assert_stdout_has "^stat sub/file EACCES$"
+	assert_stdout_has "^stat sub/file ENOENT$"
 }
 
 # The working directory is the process's: a change by one thread holds
@@ -123,9 +123,9 @@ test_shim_cwd_two_threads() {
 	cwd_fixture
 	cwd_run stat file tstat file thread "$T/out" stat secret tstat secret \
 		stat sub/file thread "$T/ws" stat file tstat sub/file
-	assert_stdout_has "^stat secret EACCES$"
-	assert_stdout_has "^tstat secret EACCES$"
-	assert_stdout_has "^stat sub/file EACCES$"
+	assert_stdout_has "^stat secret ENOENT$"
+	assert_stdout_has "^tstat secret ENOENT$"
+	assert_stdout_has "^stat sub/file ENOENT$"
 	[ "$(grep -c ' ok$' "$T/stdout")" = 4 ] || { show; fail "4 allowed"; }
 	cwd_hidden_line secret "$T/out/secret"
 }
@@ -138,8 +138,8 @@ test_shim_cwd_nftw_chdir() {
 	cwd_run stat file nftw "$T/ws" stat file
 	assert_stdout_has "^nftw $T/ws/file ok$"
 	assert_stdout_has "^nftw $T/ws/sub/file ok$"
-	assert_stdout_has "^nftw $T/ws/toout/secret EACCES$"
-	assert_stdout_has "^nftw $T/ws/toout/sub/file EACCES$"
+	assert_stdout_has "^nftw $T/ws/toout/secret ENOENT$"
+	assert_stdout_has "^nftw $T/ws/toout/sub/file ENOENT$"
 	[ "$(grep -c '^stat file ok$' "$T/stdout")" = 2 ] ||
 		{ show; fail "file allowed before and after the walk"; }
 	cwd_hidden_line secret "$T/out/secret"

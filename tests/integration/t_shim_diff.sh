@@ -2,7 +2,8 @@
 # called by name through tests/helpers/ffidrive on a path outside the
 # policy, three ways: with the shim alone (shim_run), through cordon, and
 # without either (the twin).  With the shim the call fails as its row
-# says (EACCES by default), one denial line names the function and the
+# says (refused: ENOENT for a read, a run or a look at the path, which
+# the policy hides; EACCES for a change), one denial line names the function and the
 # path, and the tree is unchanged from outside; without it the call
 # succeeds (or fails for a reason that is not the policy) and, for the
 # calls that change something, the tree changes.  On an allowed path the
@@ -82,12 +83,26 @@ diff_assert_line() { # report dir
 		{ show; fail "the line naming [$1] does not name $2"; }
 }
 
+# The errno of a refusal on the denied path, which the policy hides
+# (shim/check.c, hidden()): a read, a run or a look there finds nothing
+# (ENOENT), as on a machine without the file; a change is refused
+# (EACCES).  Set by diff_row from the row's family and effect.
+diff_refused_errno() { # family effect
+	case $1/$2 in
+	stat/* | exec/* | open/r) echo ENOENT ;;
+	*) echo EACCES ;;
+	esac
+}
+
 diff_assert_denied() { # mode expect report dir before after
 	local mode=$1 expect=$2 report=$3 d=$4
 	case $expect in
 	EACCES)
 		assert_status 1
-		assert_stdout_has "errno=EACCES$" ;;
+		assert_stdout_has "errno=$refused_errno\$" ;;
+	ENOENT)
+		assert_status 1
+		assert_stdout_has "errno=ENOENT$" ;;
 	fail) assert_status 1 ;;
 	ok | allow) assert_status 0 ;;
 	ret=*) assert_stdout_has "^$expect " ;;
@@ -117,10 +132,13 @@ diff_assert_twin() { # effect dir before after
 	fi
 }
 
-# diff_row LABEL NAME EXPECT REPORT EFFECT USE: one row, three ways on a
-# denied path, then with and without the shim on an allowed one.
+# diff_row LABEL NAME EXPECT REPORT EFFECT USE FAMILY: one row, three
+# ways on a denied path, then with and without the shim on an allowed
+# one.
 diff_row() {
 	local label=$1 name=$2 expect=$3 report=$4 effect=$5 use=$6
+	local refused_errno
+	refused_errno=$(diff_refused_errno "$7" "$effect")
 	local d=$T/out/${label//\//_} w=$T/ws/${label//\//_}
 	local mode before after sent=0 got args shim_out cordon_net=
 	port=
@@ -190,7 +208,7 @@ diff_family() {
 		grep -qxF -- "$name" <<< "$exported" || continue
 		n=$((n + 1))
 		if ! (diff_row "$label" "$name" "$expect" "$report" "$effect" \
-			"$use") < /dev/null > "$T/row.log" 2>&1; then
+			"$use" "$family") < /dev/null > "$T/row.log" 2>&1; then
 			failed="$failed $label"
 			echo "--- $label: $name $use"
 			tail -n 12 "$T/row.log"
@@ -218,7 +236,7 @@ test_diff_driver_calls_the_hook_not_libc() {
 	mkdir -p "$T/out/d" && echo s3cr3t > "$T/out/d/f"
 	shim_run "$HELPERS/ffidrive" open "$T/out/d/f" O_RDONLY
 	assert_status 1
-	assert_stdout_has "ret=-1 errno=EACCES"
+	assert_stdout_has "ret=-1 errno=ENOENT"
 	assert_stderr_has "cordon: denied read $T/out/d/f \[open\]"
 	plain "$HELPERS/ffidrive" open "$T/out/d/f" O_RDONLY
 	assert_status 0
@@ -231,3 +249,4 @@ test_diff_change_family() { diff_family change; }
 test_diff_stat_family() { diff_family stat; }
 test_diff_exec_family() { diff_family exec; }
 test_diff_net_family() { diff_family net; }
+test_diff_env_family() { diff_family env; }

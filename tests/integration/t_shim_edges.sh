@@ -307,7 +307,7 @@ EOF
 	mkdir -p d && ln -s d/../oldver.c l
 	pit_same ./oldver l d/. nope ./oldver.c
 	cordon --log "$T/log" -- ./oldver "$T/out/secret"
-	assert_stdout_has "(Permission denied)"
+	assert_stdout_has "(No such file or directory)"
 	assert_stderr_has "cordon: denied .*$T/out/secret"
 	plain ./oldver "$T/out/secret"
 	assert_stdout_has "$T/out/secret -> $T/out/secret (ok)"

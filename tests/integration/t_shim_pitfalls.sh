@@ -453,7 +453,7 @@ test_pitfall_D7_openat_on_a_directory_fd() {
 	d7_fixture
 	cordon --log "$T/log" -- "$HELPERS/ffidrive" openat "$T/secret" key O_RDONLY
 	assert_status 1
-	assert_stdout_has "errno=EACCES"
+	assert_stdout_has "errno=ENOENT"
 	assert_stderr_has "cordon: denied read key ($T/secret/key) \[openat\]"
 	plain "$HELPERS/ffidrive" openat "$T/secret" key O_RDONLY
 	assert_status 0

@@ -1,5 +1,5 @@
-/* Unit tests of the UNIX-socket broker (enforce/broker/broker_loop.c) on the real
- * kernel: what arrives at listeners outside, with and without it. */
+/* Unit tests of the UNIX-socket broker (enforce/broker/broker_loop.c) on the
+ * real kernel: what arrives at listeners outside, with and without it. */
 #include <linux/capability.h>
 #include <pthread.h>
 #include <signal.h>

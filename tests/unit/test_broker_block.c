@@ -1,7 +1,7 @@
-/* Unit tests of the broker's fast path (enforce/broker/broker_loop.c performs a call
- * in the thread that received it): a send that would wait passes the
- * lead on and holds up nothing else; a stream send that goes out in part
- * goes on to its end, as the kernel's blocking send does. */
+/* Unit tests of the broker's fast path (enforce/broker/broker_loop.c performs a
+ * call in the thread that received it): a send that would wait passes the lead
+ * on and holds up nothing else; a stream send that goes out in part goes on to
+ * its end, as the kernel's blocking send does. */
 #include <poll.h>
 #include <pthread.h>
 

@@ -54,9 +54,9 @@ Test(broker_caps, a_worker_keeps_only_sys_ptrace_and_vouches_for_one_send)
 	cr_assert_eq(s.dropped & ~BIT(CAP_SYS_PTRACE), 0);
 	cr_assert_eq(s.dropped, s.before & BIT(CAP_SYS_PTRACE));
 	if (s.before & BIT(CAP_SYS_ADMIN))
-		cr_assert_eq(s.vouching,
-			     s.dropped | BIT(CAP_SYS_ADMIN) | BIT(CAP_SETUID) |
-				     BIT(CAP_SETGID));
+		cr_assert_eq(s.vouching, s.dropped | BIT(CAP_SYS_ADMIN) |
+						 BIT(CAP_SETUID) |
+						 BIT(CAP_SETGID));
 	else
 		cr_assert_eq(s.vouching, s.dropped);
 	cr_assert_eq(s.after, s.dropped);

@@ -40,8 +40,7 @@ struct ctl {
 	size_t len;
 };
 
-static void put(struct ctl *c, int level, int type, const void *data,
-		size_t n)
+static void put(struct ctl *c, int level, int type, const void *data, size_t n)
 {
 	struct cmsghdr h = { .cmsg_len = CMSG_LEN(n),
 			     .cmsg_level = level,
@@ -96,12 +95,12 @@ Test(broker_cmsg, own_credentials_rewritten_to_the_supervisors_view)
 Test(broker_cmsg, forged_credentials_refused_as_the_kernel_refuses)
 {
 	static const struct ucred forged[] = {
-		{ 1, 1000, 1000 },     /* pid 1 */
-		{ 4242, 1000, 1000 },  /* its pid outside, not as it sees it */
-		{ 7, 65534, 1000 },    /* another uid */
-		{ 7, 0, 1000 },	       /* root inside its namespace */
-		{ 7, 1000, 65534 },    /* another gid */
-		{ 0, 1000, 1000 },     /* pid 0 */
+		{ 1, 1000, 1000 },    /* pid 1 */
+		{ 4242, 1000, 1000 }, /* its pid outside, not as it sees it */
+		{ 7, 65534, 1000 },   /* another uid */
+		{ 7, 0, 1000 },	      /* root inside its namespace */
+		{ 7, 1000, 65534 },   /* another gid */
+		{ 0, 1000, 1000 },    /* pid 0 */
 	};
 	unsigned int found;
 
@@ -146,14 +145,19 @@ Test(broker_cmsg, only_what_needs_no_privilege)
 {
 	unsigned int found, v = 7;
 	static const int refused[][2] = {
-		{ SOL_SOCKET, SO_MARK },       { SOL_SOCKET, SO_PRIORITY },
-		{ IPPROTO_IP, IP_RETOPTS },    { IPPROTO_IPV6, IPV6_HOPOPTS },
-		{ IPPROTO_IPV6, IPV6_RTHDR },  { SOL_SOCKET, 999 },
+		{ SOL_SOCKET, SO_MARK },
+		{ SOL_SOCKET, SO_PRIORITY },
+		{ IPPROTO_IP, IP_RETOPTS },
+		{ IPPROTO_IPV6, IPV6_HOPOPTS },
+		{ IPPROTO_IPV6, IPV6_RTHDR },
+		{ SOL_SOCKET, 999 },
 		{ 12345, 1 },
 	};
 	static const int free_[][2] = {
-		{ IPPROTO_IP, IP_TOS },	      { IPPROTO_IP, IP_TTL },
-		{ IPPROTO_IPV6, IPV6_TCLASS }, { IPPROTO_UDP, 103 },
+		{ IPPROTO_IP, IP_TOS },
+		{ IPPROTO_IP, IP_TTL },
+		{ IPPROTO_IPV6, IPV6_TCLASS },
+		{ IPPROTO_UDP, 103 },
 	};
 
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {

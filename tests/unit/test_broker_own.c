@@ -1,9 +1,9 @@
-/* Unit tests of the broker with the network shared (enforce/broker/broker_own.c)
- * on the real kernel: the command's own UNIX sockets in a temp dir shared
- * with the host, and at abstract names, are reached; those a process
- * outside bound receive nothing; a listen() that would take an ephemeral
- * TCP port is refused with ports allowed.  The child is the command
- * (raw system calls), the test process the host. */
+/* Unit tests of the broker with the network shared
+ * (enforce/broker/broker_own.c) on the real kernel: the command's own UNIX
+ * sockets in a temp dir shared with the host, and at abstract names, are
+ * reached; those a process outside bound receive nothing; a listen() that would
+ * take an ephemeral TCP port is refused with ports allowed.  The child is the
+ * command (raw system calls), the test process the host. */
 #include <dirent.h>
 #include <pthread.h>
 

@@ -1,5 +1,5 @@
-/* Unit tests of the broker (enforce/broker/broker_loop.c) against races: a symlink
- * swapped between the check and the use, a descriptor number that
+/* Unit tests of the broker (enforce/broker/broker_loop.c) against races: a
+ * symlink swapped between the check and the use, a descriptor number that
  * changes sockets while the broker works on it. */
 #include <pthread.h>
 #include <stdatomic.h>

@@ -172,10 +172,10 @@ Test(record, a_missing_or_doubled_field_is_rejected)
 	rejected(with("\"layer\"", "\"layer\":\"shim\",\"layer\":\"shim\""));
 	cr_assert_str_eq(
 		rejected(with("\"need\"", "\"destination\":\"1.2.3.4:80\"")),
-		"not one of a path and a destination");
+		"not one of a path, a destination and a variable");
 	cr_assert_str_eq(rejected(with("\"layer\"", "\"layer\":\"shim\","
 						    "\"destination\":\"x\"")),
-			 "not one of a path and a destination");
+			 "not one of a path, a destination and a variable");
 }
 
 Test(record, strings_are_bounded)
@@ -295,4 +295,47 @@ Test(record, escape_cuts_before_an_escape_never_inside)
 			 "abcd");
 	cr_assert_str_eq(record_escape(out, sizeof(out), "abcdefg"), "abcde");
 	cr_assert_str_eq(record_escape(out, 1, "abc"), "");
+}
+
+/* A variable the scrub removed (getenv): a name as -e takes it, in
+ * place of a path or a destination, never beside one. */
+Test(record, a_variable_record_is_a_name_alone)
+{
+	static const char var[] =
+		"{\"time\":1,\"pid\":1,\"ppid\":1,\"program\":\"/bin/x\","
+		"\"operation\":\"getenv\",\"variable\":\"PKG_CONFIG_PATH\","
+		"\"verdict\":\"deny\",\"rule\":\"removed\","
+		"\"allow\":\"with -e PKG_CONFIG_PATH\",\"layer\":\"shim\"}";
+	static const char *const names[] = { "",    "1A",    "A-B", "A=B",
+					     "A B", "A\\nB", NULL };
+	char bad[sizeof(var) + 64];
+	json_t *r = kept(var);
+
+	cr_assert_str_eq(json_string_value(json_object_get(r, "variable")),
+			 "PKG_CONFIG_PATH");
+	json_decref(r);
+	for (size_t i = 0; names[i]; i++) {
+		snprintf(bad, sizeof(bad),
+			 "{\"time\":1,\"pid\":1,\"ppid\":1,\"program\":\"\","
+			 "\"operation\":\"getenv\",\"variable\":\"%s\","
+			 "\"verdict\":\"deny\",\"rule\":\"r\",\"layer\":"
+			 "\"shim\"}",
+			 names[i]);
+		rejected(bad);
+	}
+	cr_assert_str_eq(rejected(with("\"layer\"", "\"layer\":\"shim\","
+						    "\"variable\":\"X\"")),
+			 "not one of a path, a destination and a variable");
+}
+
+/* "probe" is true or absent. */
+Test(record, a_lookup_is_marked_true_or_not_at_all)
+{
+	json_t *r = kept(
+		with("\"verdict\"", "\"probe\":true,\"verdict\":\"deny\""));
+
+	cr_assert(json_is_true(json_object_get(r, "probe")));
+	json_decref(r);
+	rejected(with("\"verdict\"", "\"probe\":false,\"verdict\":\"deny\""));
+	rejected(with("\"verdict\"", "\"probe\":1,\"verdict\":\"deny\""));
 }

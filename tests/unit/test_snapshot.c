@@ -72,6 +72,10 @@ static void same_extra(void)
 	cr_assert_eq(xgot.udp, xin.udp);
 	cr_assert_eq(xgot.log_dev, xin.log_dev);
 	cr_assert_eq(xgot.log_ino, xin.log_ino);
+	if (xin.gone)
+		cr_assert_str_eq(xgot.gone, xin.gone);
+	else
+		cr_assert_null(xgot.gone);
 }
 
 /* ---- round trips ---------------------------------------------------- */
@@ -177,6 +181,28 @@ Test(snapshot, quiet_and_the_extra_come_back)
 		round_trip();
 		same_policy();
 		same_extra();
+	}
+}
+
+/* The home (the tools' roots) and the names the scrub removed (the
+ * shim's getenv), any byte in them, or neither. */
+Test(snapshot, the_home_and_the_removed_names_come_back)
+{
+	static const char *const homes[] = { "/home/u", "/h|o,m%e", NULL };
+
+	for (int i = 0; i < 3; i++) {
+		free(in.home);
+		in.home = homes[i % 3] ? strdup(homes[i % 3]) : NULL;
+		xin.gone = i == 0   ? "PKG_CONFIG_PATH:AWS_SECRET_ACCESS_KEY"
+			   : i == 1 ? "A,B|C%D"
+				    : NULL;
+		round_trip();
+		same_policy();
+		same_extra();
+		if (in.home)
+			cr_assert_str_eq(got.home, in.home);
+		else
+			cr_assert_null(got.home);
 	}
 }
 

@@ -337,3 +337,76 @@ Test(options, cordons_own_log_alone_no_line)
 	}
 	cr_assert(said);
 }
+
+/* A look-up the shim marked ("probe"), on @resolved. */
+static void lookup_at(const char *op, int need, const char *resolved)
+{
+	json_t *r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:b, s:s}",
+			      "operation", op, "verdict", "deny", "layer",
+			      "shim", "rule", "outside the roots", "path",
+			      resolved, "resolved", resolved, "need", need,
+			      "probe", 1, "allow", "");
+
+	cr_assert_not_null(r);
+	tally_note(&s.tally, r);
+	json_decref(r);
+}
+
+/* What the summary printed, whole. */
+static const char *all_text(void)
+{
+	static char buf[65536];
+	FILE *f = cr_get_redirected_stderr();
+	size_t n;
+
+	fflush(stderr);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	return buf;
+}
+
+Test(options, a_lookup_the_command_went_on_from_is_left_out)
+{
+	char want[512];
+	const char *text;
+
+	lookup_at("access", 2, in_d("my dir"));
+	lookup_at("stat", 0, in_d("out"));
+	denial_at("open", 1, in_d("out/f"), "");
+	summary_print(&s);
+	snprintf(want, sizeof(want),
+		 "cordon: allow all of it with: --read %s\n", in_d("out/f"));
+	text = all_text();
+	cr_assert(strstr(text, want), "%s", text);
+	cr_assert(strstr(text, "\ncordon: look-ups the command went on from "
+			       "(a stat, an access(), a bind to port 0) are "
+			       "not in the line below: it may not need them\n"),
+		  "%s", text);
+}
+
+Test(options, the_last_refusal_a_lookup_is_kept)
+{
+	char want[512];
+
+	denial_at("open", 1, in_d("out/f"), "");
+	lookup_at("stat", 0, in_d("my dir"));
+	summary_print(&s);
+	snprintf(want, sizeof(want),
+		 "cordon: allow all of it with: --read %s --read '%s'\n",
+		 in_d("out/f"), in_d("my dir"));
+	cr_assert(strstr(all_text(), want), "%s", want);
+}
+
+Test(options, a_removed_variable_is_passed_with_e)
+{
+	json_t *r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "operation",
+			      "getenv", "verdict", "deny", "layer", "shim",
+			      "rule", "removed", "variable", "PKG_CONFIG_PATH",
+			      "allow", "with -e PKG_CONFIG_PATH");
+
+	tally_note(&s.tally, r);
+	json_decref(r);
+	summary_print(&s);
+	cr_assert_str_eq(last_line(),
+			 "cordon: allow all of it with: -e PKG_CONFIG_PATH\n");
+}

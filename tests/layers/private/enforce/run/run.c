@@ -1,3 +1,6 @@
 #include "enforce/net/net.h"
 int run(void);
-int run(void) { return net_start(); }
+int run(void)
+{
+	return net_start();
+}
