@@ -91,9 +91,17 @@ static int refuse(int err)
  * runs for it?  0, or EACCES once reported. */
 static int judge(const struct op *op)
 {
+	char resolved[PATH_BUF];
+	int err;
+
 	if (hook_decide(op))
 		return EACCES;
-	return exec_env_follow(op, exec_judge_interpreter);
+	err = exec_env_follow(op, exec_judge_interpreter);
+	/* allowed: the libraries it maps where it is granted alone */
+	if (!err &&
+	    path_resolve(op->dirfd, op->path, op->pflags, resolved) == 0)
+		exec_libs_check(resolved);
+	return err;
 }
 
 /* The decision of an exec of @path (from @dirfd): 0 or EACCES. */

@@ -41,10 +41,10 @@ static const struct toolroot roots[] = {
 };
 
 const char *const toolroot_protected[] = {
-	".cargo/env",	 ".cargo/env.fish", ".cargo/bin",    ".local/bin",
-	".pyenv/shims",	 ".pyenv/bin",	    ".nvm/nvm.sh",   ".sdkman/bin",
-	".sdkman/etc",	 ".gitconfig",	    ".config/git",   ".npmrc",
-	".pyenv/version", "go/bin",	    NULL,
+	".cargo/env",	  ".cargo/env.fish", ".cargo/bin",  ".local/bin",
+	".pyenv/shims",	  ".pyenv/bin",	     ".nvm/nvm.sh", ".sdkman/bin",
+	".sdkman/etc",	  ".gitconfig",	     ".config/git", ".npmrc",
+	".pyenv/version", "go/bin",	     NULL,
 };
 
 /* Does @rest (the path below $HOME) lie in @sub?  The length of the
@@ -147,7 +147,8 @@ static void first_below(char dir[PATH_BUF], const char *path)
 }
 
 void toolroot_grant(const char *home, const char *operation, unsigned int need,
-		    const char *resolved, char out[PATH_BUF], unsigned int *flag)
+		    const char *resolved, char out[PATH_BUF],
+		    unsigned int *flag)
 {
 	char tool[PATH_BUF];
 	const struct toolroot *tr;

@@ -56,7 +56,8 @@ unsigned int toolroot_need(const struct toolroot *tr, unsigned int need);
  * canonical, or NULL.
  */
 void toolroot_grant(const char *home, const char *operation, unsigned int need,
-		    const char *resolved, char out[PATH_BUF], unsigned int *flag);
+		    const char *resolved, char out[PATH_BUF],
+		    unsigned int *flag);
 
 /* The files under $HOME that a shell or PATH runs outside the sandbox
  * (~/.cargo/env, ~/.cargo/bin, ~/.local/bin, pyenv's shims, ...):

@@ -16,7 +16,8 @@ int main(int argc, char **argv)
 	int secure = argc > 1 && strcmp(argv[1], "-s") == 0;
 
 	for (i += secure; i < argc; i++) {
-		const char *v = secure ? secure_getenv(argv[i]) : getenv(argv[i]);
+		const char *v =
+			secure ? secure_getenv(argv[i]) : getenv(argv[i]);
 
 		if (v)
 			printf("%s=%s\n", argv[i], v);

@@ -84,12 +84,13 @@ diff_assert_line() { # report dir
 }
 
 # The errno of a refusal on the denied path, which the policy hides
-# (shim/check.c, hidden()): a read, a run or a look there finds nothing
-# (ENOENT), as on a machine without the file; a change is refused
+# (shim/check.c, hidden()): a read or a look there finds nothing
+# (ENOENT), as on a machine without the file; a change, and an exec
+# (whose search goes on past EACCES as past ENOENT), is refused
 # (EACCES).  Set by diff_row from the row's family and effect.
 diff_refused_errno() { # family effect
 	case $1/$2 in
-	stat/* | exec/* | open/r) echo ENOENT ;;
+	stat/* | open/r) echo ENOENT ;;
 	*) echo EACCES ;;
 	esac
 }

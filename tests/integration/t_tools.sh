@@ -261,3 +261,29 @@ test_tools_own_state_never_refused() {
 	assert_stderr_lacks "cordon's supervisor"
 	assert_stderr_lacks "//"
 }
+
+# A program granted alone whose run path ($ORIGIN/../lib, as rustup's
+# rustc) names a library beside it: the loader cannot map it, before
+# any hook runs; the shim names it before the exec, with its option.
+test_tools_library_a_program_cannot_map_is_named() {
+	command -v gcc > /dev/null || skip "SKIP: no gcc"
+	local tc=$T/out/tc
+	mkdir -p "$tc/bin" "$tc/lib"
+	echo 'const char *demo(void) { return "lib mapped"; }' > "$T/lib.c"
+	printf '#include <stdio.h>\nconst char *demo(void);\nint main(void) { puts(demo()); return 0; }\n' > "$T/main.c"
+	gcc -shared -fPIC -o "$tc/lib/libdemo.so" "$T/lib.c" &&
+		gcc -o "$tc/bin/prog" "$T/main.c" -L"$tc/lib" -ldemo \
+			-Wl,-rpath,'$ORIGIN/../lib' || fail "cannot build"
+	# the twin: bare, it runs
+	plain sh -c "'$tc/bin/prog'"
+	assert_stdout_has '^lib mapped$'
+	cordon --exec "$tc/bin/prog" -- sh -c "'$tc/bin/prog'"
+	assert_status_not 0
+	assert_stdout_lacks 'lib mapped'
+	assert_stderr_has "^cordon: denied exec $tc/lib/libdemo.so \[execve\] (a library the program's run path names, which the loader maps: it runs nothing where it is); allow with --exec $tc/lib/libdemo.so\$"
+	# pasted as printed
+	cordon --exec "$tc/bin/prog" --exec "$tc/lib/libdemo.so" -- sh -c "'$tc/bin/prog'"
+	assert_status 0
+	assert_stdout_has '^lib mapped$'
+	assert_stderr_lacks 'denied'
+}

@@ -83,8 +83,7 @@ Test(toolroot, the_most_specific_root_holds_a_path)
 	cr_assert_str_eq(root_of(".npm/_npx/ab/node_modules/.bin/x", &tr),
 			 ".npm/_npx");
 	cr_assert_eq(tr->right, RIGHT_X);
-	cr_assert_str_eq(root_of(".npm/_cacache/index-v5/b8/65", &tr),
-			 ".npm");
+	cr_assert_str_eq(root_of(".npm/_cacache/index-v5/b8/65", &tr), ".npm");
 	cr_assert_eq(tr->right, RIGHT_W);
 	cr_assert_str_eq(root_of(".cargo/bin/cargo", &tr), ".cargo/bin");
 	cr_assert_str_eq(root_of(".cargo/registry/index/x", &tr), ".cargo");
