@@ -17,6 +17,7 @@
 #include "shim/core/shebang.h"
 #include "shim/core/strbuf.h"
 #include "enforce/base/base.h"
+#include "shim/core/rule.h"
 
 /* Find @cmd the way execvp(3) would (spawn.h). */
 bool spawn_locate(const char *cmd, char out[PATH_BUF])
@@ -67,7 +68,8 @@ static bool explain_interpreter(const char *cmd, const char *where,
 
 static void explain_denied(const char *cmd, const struct policy *p)
 {
-	char where[PATH_BUF], *slash;
+	char where[PATH_BUF], opt[2 * PATH_BUF + 32];
+	struct strbuf ob = STRBUF(opt, sizeof(opt));
 
 	if (spawn_locate(cmd, where) && policy_allows(p, RIGHT_X, where) &&
 	    explain_interpreter(cmd, where, p))
@@ -78,14 +80,14 @@ static void explain_denied(const char *cmd, const struct policy *p)
 			cmd);
 		return;
 	}
+	/* the option the shim's lines name: the program, or its tool's
+	 * root (--exec ~/.rustup) */
+	if (!rule_put_option(&ob, p, "execve", RIGHT_X, where))
+		opt[0] = '\0';
 	fprintf(stderr,
 		"cordon: cannot execute '%s': Permission denied (%s is "
-		"outside the exec roots)",
-		cmd, where);
-	slash = strrchr(where, '/');
-	if (slash && slash != where)
-		*slash = '\0';
-	fprintf(stderr, "; allow with --exec %s\n", where);
+		"outside the exec roots)%s%s\n",
+		cmd, where, opt[0] ? "; allow with " : "", opt);
 }
 
 /* The status and the line for an exec of @cmd that failed with @err. */

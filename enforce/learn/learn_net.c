@@ -98,8 +98,8 @@ bool learn_net_note(const char *dest, const char *allow, const char *op)
 
 	/* a name looked up (the shim's record says getaddrinfo): reached
 	 * later by a connect, it is a host; else DNS, the network */
-	if (op && (strcmp(op, "lookup") == 0 ||
-		   strcmp(op, "getaddrinfo") == 0)) {
+	if (op &&
+	    (strcmp(op, "lookup") == 0 || strcmp(op, "getaddrinfo") == 0)) {
 		if (!proxy_host_parse(dest, strlen(dest), false,
 				      &(struct proxy_target){ 0 }))
 			add_name(&lookups, dest);

@@ -67,4 +67,3 @@ int learn_out_write(json_t *prof)
 		unlinkat(out_dir, tmp, 0);
 	return ret;
 }
-

@@ -94,8 +94,8 @@ static bool note_entry(const struct policy *p, const struct path_dir *d,
 		"cordon: note: PATH's %s is not granted: %s%s will run from "
 		"%s%s instead of the user's%s%s\n",
 		esc, names, more ? " (and more)" : "", from,
-		more ? " and later entries" : "",
-		opt[0] ? "; allow with " : "", opt);
+		more ? " and later entries" : "", opt[0] ? "; allow with " : "",
+		opt);
 	return true;
 }
 

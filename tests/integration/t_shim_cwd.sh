@@ -94,8 +94,8 @@ test_shim_cwd_raw_chdir_refusal_explained_through_cordon() {
 	cordon -- "$HELPERS/pit_cwd" stat file open file rawcd "$T/out" \
 		open secret open sub/file rawcd "$T/ws" open file
 	assert_status 0
-	assert_stdout_has "^open secret ENOENT$"
-	assert_stdout_has "^open sub/file ENOENT$"
+	assert_stdout_has "^open secret EACCES$"
+	assert_stdout_has "^open sub/file EACCES$"
 	[ "$(grep -c '^open file ok$' "$T/stdout")" = 2 ] ||
 		{ show; fail "file opened twice in the workspace"; }
 	assert_stderr_has "^cordon: denied read secret ($T/out/secret) \["

@@ -200,10 +200,10 @@ test_stat_access_answers_for_the_granted_rights() {
 		stat_ro_run "$HELPERS/shimdrive_stat" "$name" "$T/ro/tool" r
 		assert_status 0
 		stat_ro_run "$HELPERS/shimdrive_stat" "$name" "$T/ro/tool" w
-		assert_stdout_has "^$name fail ENOENT$"
+		assert_stdout_has "^$name fail EACCES$"
 		assert_stderr_has "^cordon: denied write $T/ro/tool \[$name\]"
 		stat_ro_run "$HELPERS/shimdrive_stat" "$name" "$T/ro/tool" x
-		assert_stdout_has "^$name fail ENOENT$"
+		assert_stdout_has "^$name fail EACCES$"
 		assert_stderr_has "^cordon: denied exec $T/ro/tool \[$name\]"
 		stat_ro_run "$HELPERS/shimdrive_stat" "$name" "$T/ro/dir" rx
 		assert_status 0

@@ -31,7 +31,13 @@ tc_rustup() {
 		cp "$drv" "$t/lib/" &&
 		ln -s /usr/lib/rustlib "$t/lib/rustlib" || return 1
 	patchelf --set-rpath '$ORIGIN/../lib' "$t/bin/rustc" "$t/bin/rustdoc" || return 1
-	for p in cargo rustc rustdoc; do
+	# rustfmt and cargo-fmt, where Debian's rustfmt is there
+	for p in rustfmt cargo-fmt; do
+		[ -x "/usr/bin/$p" ] && cp "$(readlink -f "/usr/bin/$p")" "$t/bin/$p" &&
+			patchelf --set-rpath '$ORIGIN/../lib' "$t/bin/$p"
+	done
+	for p in cargo rustc rustdoc rustfmt cargo-fmt; do
+		[ -x "$t/bin/$p" ] || continue
 		printf '#!/bin/sh\n# rustup'"'"'s proxy\nexec "$HOME/.rustup/toolchains/%s/bin/%s" "$@"\n' \
 			"$TC_RUST" "$p" > "$HOME/.cargo/bin/$p"
 		chmod +x "$HOME/.cargo/bin/$p"

@@ -49,8 +49,8 @@ chmod -R a+rX "$stage"
 # What the workflows need from Debian (root: installed when missing).
 if [ "$(id -u)" -eq 0 ]; then
 	missing=
-	for pkg in rustc cargo patchelf ccache python3-pytest ninja-build \
-		cmake pkg-config git; do
+	for pkg in rustc cargo rustfmt patchelf ccache python3-pytest \
+		ninja-build cmake pkg-config git; do
 		dpkg -s "$pkg" > /dev/null 2>&1 || missing="$missing $pkg"
 	done
 	[ -z "$missing" ] ||

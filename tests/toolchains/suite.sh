@@ -118,6 +118,7 @@ one() {
 	mkdir -p "$W/ws.clean"
 	if ! (cd "$W/ws.clean" && "wf_${name}_setup") > "$W/setup.log" 2>&1; then
 		say "$name" setup skip "$(tail -n 1 "$W/setup.log" | tr -s ' \t' ' ' | cut -c1-120)"
+		[ ! -f "$W/daemon.pid" ] || kill "$(cat "$W/daemon.pid")" 2> /dev/null
 		return
 	fi
 	if ! run_wf "$name" bare; then
@@ -158,6 +159,7 @@ one() {
 	else
 		say "$name" learned fail "$(grep -m1 '^cordon: denied' "$W/stderr" | cut -c1-140)"
 	fi
+	[ ! -f "$W/daemon.pid" ] || kill "$(cat "$W/daemon.pid")" 2> /dev/null
 	cd "$HOME" && rm -rf "$W"
 }
 

@@ -16,6 +16,24 @@ import sys
 CONFIGS = ["bare", "default", "pasted", "profile", "learned"]
 
 
+BEGIN = "<!-- make toolchains: the table below is table.py's -->"
+END = "<!-- make toolchains: end -->"
+
+
+def write_into(path, text):
+    """The table between the markers of @path (doc/toolchains.md), or the
+    whole file when it has none."""
+    try:
+        old = open(path).read()
+    except OSError:
+        old = ""
+    i, j = old.find(BEGIN), old.find(END)
+    if i >= 0 and j > i:
+        text = old[:i + len(BEGIN)] + "\n" + text + old[j:]
+    with open(path, "w") as f:
+        f.write(text)
+
+
 def main():
     res = collections.OrderedDict()
     labels = []
@@ -39,6 +57,8 @@ def main():
                 v = r.get(c, (("skip", "") if "setup" in r else ("-", "")))
                 if c == "pasted" and v[0] == "ok":
                     cells.append("ok (%s)" % v[1].split(":")[0])
+                elif c == "profile" and v[1]:
+                    cells.append("%s (`%s`)" % (v[0], v[1].split(":")[0]))
                 else:
                     cells.append(v[0])
                 counts[c, v[0]] += 1
@@ -68,8 +88,7 @@ def main():
     text = "\n".join(out) + "\n"
     sys.stdout.write(text)
     if sys.argv[2] != "/dev/null":
-        with open(sys.argv[2], "w") as f:
-            f.write(text)
+        write_into(sys.argv[2], text)
     return 1 if failures else 0
 
 

@@ -8,9 +8,9 @@
 # A setup that cannot be made here (the tool is missing) fails, and the
 # workflow is SKIP with its last line.
 
-WORKFLOWS="cargo_build pyenv_venv pytest npm_install npx_run node_file_dep
-cmake_ninja make_check git_hooks java_jar bash_pty config_reader ccache_build
-perl_makemaker pkgconfig_env"
+WORKFLOWS="cargo_build cargo_fmt pyenv_venv pytest npm_install npx_run
+node_file_dep cmake_ninja make_check git_hooks git_daemon java_jar bash_pty
+config_reader ccache_build perl_makemaker pkgconfig_env"
 
 need() { command -v "$1" > /dev/null || { echo "no $1 here"; return 1; }; }
 
@@ -31,6 +31,19 @@ wf_cargo_build_check() {
 		grep -q "Doc-tests demo" test.log
 }
 WF_cargo_build_PROFILE="-p cargo"
+
+# cargo fmt, through rustup's proxy (Debian's rustfmt in the toolchain)
+wf_cargo_fmt_setup() {
+	[ -x "$HOME/.cargo/bin/cargo-fmt" ] || { echo "no rustfmt in the toolchain"; return 1; }
+	mkdir -p src
+	printf '[package]\nname = "fmtdemo"\nversion = "0.1.0"\nedition = "2018"\n' > Cargo.toml
+	printf 'fn main() {\n    println!("formatted");\n}\n' > src/main.rs
+}
+wf_cargo_fmt_run() {
+	wf bash -c 'echo "WF_VERSION rustfmt $(command -v rustfmt)"; cargo fmt -- --check && echo fmt-ok'
+}
+wf_cargo_fmt_check() { grep -q '^fmt-ok$' "$W/stdout"; }
+WF_cargo_fmt_PROFILE="-p cargo"
 
 # ---- pyenv's Python: a venv, a local wheel --------------------------
 wf_pyenv_venv_setup() {
@@ -129,6 +142,29 @@ wf_git_hooks_check() {
 		[ "$(git -C repo log -1 --format=%an)" = Dev ]
 }
 WF_git_hooks_PROFILE="-m full-dev"
+
+# ---- git daemon: a clone over git://, the daemon outside -------------
+wf_git_daemon_setup() {
+	need git || return 1
+	local port
+	[ -x /usr/lib/git-core/git-daemon ] || { echo "no git-daemon"; return 1; }
+	git init -q --bare "$W/served.git" && git -C "$W/served.git" config daemon.uploadpack true &&
+		git clone -q "$W/served.git" "$W/seed" 2> /dev/null; echo data > "$W/seed/f" &&
+		git -C "$W/seed" add f && git -C "$W/seed" commit -qm one && git -C "$W/seed" push -q origin HEAD 2> /dev/null || return 1
+	port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+	git daemon --reuseaddr --export-all --listen=127.0.0.1 --port="$port" --base-path="$W" "$W" > /dev/null 2>&1 &
+	echo "$!" > "$W/daemon.pid"
+	echo "$port" > "$W/daemon.port"
+	for _ in $(seq 50); do
+		git ls-remote "git://127.0.0.1:$port/served.git" > /dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	echo "git daemon did not start"
+	return 1
+}
+wf_git_daemon_run() { wf git clone -q "git://127.0.0.1:$(cat "$W/daemon.port")/served.git" cloned; }
+wf_git_daemon_check() { [ "$(cat cloned/f 2> /dev/null)" = data ]; }
+WF_git_daemon_PROFILE="-m full-dev"
 
 # ---- java ------------------------------------------------------------
 wf_java_jar_setup() {
