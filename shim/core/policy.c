@@ -183,6 +183,12 @@ bool policy_unix_shared(const struct policy *p, const char *path)
 		    (r->rights & (RIGHT_W | RIGHT_U)) &&
 		    path_is_within(path, r->path))
 			return false;
+		/* a socket granted by name, whoever bound it: cordon's own
+		 * report socket, in /tmp/cordon-UID when the state
+		 * directory's path is too long for a socket's */
+		if (!r->is_dir && (r->rights & RIGHT_U) &&
+		    strcmp(path, r->path) == 0)
+			return false;
 	}
 	return true;
 }
