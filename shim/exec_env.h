@@ -149,9 +149,10 @@ int exec_env_follow(const struct op *op, exec_judge_fn *judge);
 const char *exec_env_why_unshimmed(const struct op *op, char resolved[PATH_BUF],
 				   char *rule, size_t len);
 
-/* Before the exec of the canonical @resolved, allowed: a line for each
- * library its run path names that the policy does not let it map, when
- * a root of its own grants it (exec_libs.c).  errno untouched. */
-void exec_libs_check(const char *resolved);
+/* Before the exec @op, allowed: a line for each library its run path
+ * names that the policy does not let it map, when a root of its own
+ * grants it (exec_libs.c).  Nothing, not even a resolution, where the
+ * policy has no such root.  errno untouched. */
+void exec_libs_check(const struct op *op);
 
 #endif

@@ -26,11 +26,11 @@
 #include "shim/core/rule.h"
 #include "shim/core/strbuf.h"
 
-#define PHDRS_MAX  32
-#define DYNS_MAX   128
-#define NEEDED_MAX 16
+#define PHDRS_MAX   32
+#define DYNS_MAX    128
+#define NEEDED_MAX  16
 #define RUNPATH_MAX 512
-#define NAME_MAX_  256
+#define NAME_MAX_   256
 
 struct elf {
 	long fd;
@@ -89,9 +89,8 @@ static bool candidate(const char *dir, size_t n, const char *origin,
 
 /* The first library @name found along @runpath: named when the policy
  * does not let it run (map). */
-static __attribute__((noinline)) void check_one(const char *runpath,
-						const char *origin,
-						const char *name)
+static __attribute__((noinline)) void
+check_one(const char *runpath, const char *origin, const char *name)
 {
 	char path[PATH_BUF], canon[PATH_BUF];
 	/* named as it resolves: "bin/../lib" says nothing more */
@@ -147,8 +146,8 @@ static void check_elf(struct elf *e, const char *origin)
 			has_rp = true;
 		}
 	}
-	if (!has_rp || !strtab || !read_str(e->fd, strtab + runpath, rp,
-					    sizeof(rp)))
+	if (!has_rp || !strtab ||
+	    !read_str(e->fd, strtab + runpath, rp, sizeof(rp)))
 		return;
 	for (size_t i = 0; i < nneeded; i++)
 		if (read_str(e->fd, strtab + needed[i], name, sizeof(name)) &&
@@ -156,7 +155,18 @@ static void check_elf(struct elf *e, const char *origin)
 			check_one(rp, origin, name);
 }
 
-void exec_libs_check(const char *resolved)
+/* Does the policy grant a program by a file root at all?  Most do not:
+ * then no exec pays for a resolution here. */
+static bool has_file_exec_root(void)
+{
+	for (size_t i = 0; i < shim.policy.nroots; i++)
+		if (!shim.policy.roots[i].is_dir &&
+		    (shim.policy.roots[i].rights & RIGHT_X))
+			return true;
+	return false;
+}
+
+static __attribute__((noinline)) void check_program(const char *resolved)
 {
 	const struct root *r = rule_granting(&shim.policy, resolved, RIGHT_X);
 	char origin[PATH_BUF];
@@ -185,5 +195,16 @@ void exec_libs_check(const char *resolved)
 		check_elf(&e, origin);
 	}
 	syscall(SYS_close, e.fd);
+	errno = saved;
+}
+
+void exec_libs_check(const struct op *op)
+{
+	char resolved[PATH_BUF];
+	int saved = errno;
+
+	if (has_file_exec_root() &&
+	    path_resolve(op->dirfd, op->path, op->pflags, resolved) == 0)
+		check_program(resolved);
 	errno = saved;
 }

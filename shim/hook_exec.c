@@ -91,16 +91,14 @@ static int refuse(int err)
  * runs for it?  0, or EACCES once reported. */
 static int judge(const struct op *op)
 {
-	char resolved[PATH_BUF];
 	int err;
 
 	if (hook_decide(op))
 		return EACCES;
 	err = exec_env_follow(op, exec_judge_interpreter);
 	/* allowed: the libraries it maps where it is granted alone */
-	if (!err &&
-	    path_resolve(op->dirfd, op->path, op->pflags, resolved) == 0)
-		exec_libs_check(resolved);
+	if (!err)
+		exec_libs_check(op);
 	return err;
 }
 
