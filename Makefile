@@ -69,11 +69,11 @@ FILTERGEN_OBJS = $(B)/obj/enforce/linux/filters.o $(B)/obj/shim/core/sockrule_li
 # (tests, helpers) link the four libraries statically.  libevent_core
 # is the egress proxy's loop (enforce/proxy/proxy_loop.c); Debian's libevent_core.a
 # is built -fPIE, so the static-pie launcher takes it as it is.
-LIBS = -Wl,-Bstatic -lseccomp -ljansson -lcap-ng -levent_core \
+LIBS = -Wl,-Bstatic -lseccomp -ljansson -lcap-ng -levent_core -lresolv \
 	-Wl,-Bdynamic -lpthread
 ifeq ($(SAN),)
 CORDON_LDFLAGS = -static-pie
-CORDON_LIBS = -lseccomp -ljansson -lcap-ng -levent_core -lpthread
+CORDON_LIBS = -lseccomp -ljansson -lcap-ng -levent_core -lresolv -lpthread
 else
 CORDON_LDFLAGS =
 CORDON_LIBS = $(LIBS)

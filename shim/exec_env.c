@@ -142,7 +142,8 @@ int exec_env_build(struct exec_env *e, char *const *envp)
 	bool carry_asan = carry_preload && preload_os.asan;
 	/* with hosts allowed, the proxy's variables, where a program
 	 * dropped them (a value of its own is its own choice) */
-	bool carry_proxy = carry_policy && shim.policy.net == NET_HOSTS;
+	bool carry_proxy = carry_policy && shim.policy.net == NET_HOSTS &&
+			   !shim.extra.captured;
 	bool preload = false, policy = false, asan = false;
 	unsigned int proxy = 0; /* bit i: env_proxy_sets[i] is there */
 	/* Room for one more, those appended and the NULL. */

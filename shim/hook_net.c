@@ -256,7 +256,11 @@ SHIM_API int getaddrinfo(const char *node, const char *service,
 		return EAI_SYSTEM; /* no libc to ask: cannot happen */
 	ret = real_getaddrinfo(node, service, hints, res);
 	err = errno;
-	if (ret == 0 && res && shim.extra.learn)
+	/* learning, or where a connect to one of its addresses would be
+	 * told --allow-host NAME (report_net.c) */
+	if (ret == 0 && res && !(hints && (hints->ai_flags & AI_NUMERICHOST)) &&
+	    (shim.extra.learn || shim.policy.net == NET_OFF ||
+	     shim.policy.net == NET_HOSTS))
 		net_names_note(node, *res);
 	lookup_learned(node, hints);
 	errno = err;

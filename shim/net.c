@@ -82,8 +82,11 @@ static int inet_check(const char *name, enum net_use use, int fd,
 	d.kind = net_kind(fd);
 	if (d.kind == NET_KIND_UNKNOWN)
 		return 0;
-	if (p->net == NET_HOSTS && (bind || report_net_local(ss)))
-		return 0; /* the network namespace's own loopback */
+	/* the network namespace's own loopback; captured, anywhere: the
+	 * proxy decides, and says why (enforce/linux/netcap.c) */
+	if (p->net == NET_HOSTS &&
+	    (bind || shim.extra.captured || report_net_local(ss)))
+		return 0;
 	if (p->net == NET_OFF)
 		d.why = NET_WHY_OFF;
 	else if (p->net == NET_HOSTS)

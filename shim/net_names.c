@@ -1,13 +1,15 @@
 /*
- * net_names.c - the names looked up while learning (net_names.h).
+ * net_names.c - the names a process looked up (net_names.h), while
+ * learning or with the network off or hosts allowed.
  *
  * A ring of slots, each a name and the first addresses of its answer.
  * A writer takes a slot with an atomic counter and publishes it by its
  * sequence number (even: stable), so a reader that races a writer
  * reusing the slot sees the number change and skips it: no lock, which
- * a connect in a signal handler could not take.  Learning only: a name
- * lost when more than NAMES_KEPT were looked up is learned as its port.
+ * a connect in a signal handler could not take.  A name lost when more
+ * than NAMES_KEPT were looked up is learned (or told) as its port.
  */
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <string.h>
 
@@ -43,13 +45,22 @@ static const unsigned char *addr_of(const struct sockaddr *sa, size_t *len)
 	return NULL;
 }
 
+/* An address written out ("192.0.2.2", "::1"): no name to tell. */
+static bool is_numeric(const char *node)
+{
+	unsigned char buf[16];
+
+	return inet_pton(AF_INET, node, buf) == 1 ||
+	       inet_pton(AF_INET6, node, buf) == 1;
+}
+
 void net_names_note(const char *node, const struct addrinfo *res)
 {
 	size_t nlen = node ? strlen(node) : 0;
 	struct slot *s;
 	unsigned long seq;
 
-	if (!nlen || nlen >= NAME_MAX_ || !res)
+	if (!nlen || nlen >= NAME_MAX_ || !res || is_numeric(node))
 		return;
 	s = &ring[__atomic_fetch_add(&taken, 1, __ATOMIC_RELAXED) % NAMES_KEPT];
 	seq = __atomic_load_n(&s->seq, __ATOMIC_RELAXED);

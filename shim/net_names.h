@@ -1,7 +1,8 @@
 /*
- * net_names.h - while learning, the names a process looked up and the
- * addresses they gave, so that a connect to one of them is learned as
- * the host asked for ("allow_hosts"), not as a bare port.
+ * net_names.h - the names a process looked up and the addresses they
+ * gave, so that a connect to one of them is learned, or explained, as
+ * the host asked for (--allow-host, "allow_hosts"), not as a bare port
+ * or the whole network.
  */
 #ifndef CORDON_NET_NAMES_H
 #define CORDON_NET_NAMES_H

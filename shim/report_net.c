@@ -351,9 +351,9 @@ void report_net_abstract(const char *hook, enum net_use use, const char *name,
 		      NULL);
 }
 
-/* Learning, a TCP connect to an address a name looked up gave, beyond
- * the loopback (the sandbox's own with hosts allowed): learned as that
- * host, "with --allow-host NAME" (80 and 443) or "NAME:PORT". */
+/* A TCP connect to an address a name looked up gave, beyond the
+ * loopback (the sandbox's own with hosts allowed): learned, or told, as
+ * that host, "with --allow-host NAME" (80 and 443) or "NAME:PORT". */
 static void learned_host(const struct net_denial *d, char *dest,
 			 struct strbuf *allow)
 {
@@ -391,7 +391,11 @@ void report_net_denial(const struct net_denial *d)
 	net_addr_str(d->addr, dest);
 	put_rule(&sb, d);
 	put_allow(&ab, d);
-	if (shim.extra.learn && d->kind == NET_KIND_TCP &&
+	/* a name gave the address: the host is the option, learned or
+	 * told (the network off, or hosts allowed and gone round) */
+	if ((shim.extra.learn || shim.policy.net == NET_OFF ||
+	     shim.policy.net == NET_HOSTS) &&
+	    !shim.extra.standalone && d->kind == NET_KIND_TCP &&
 	    d->use == NET_USE_CONNECT)
 		learned_host(d, dest, &ab);
 	if (shim.extra.learn)

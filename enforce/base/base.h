@@ -94,6 +94,11 @@ int platform_gate_serve(int fd, const struct policy *p,
 			void **handle);
 void platform_gate_stop(void *handle);
 
+/* In the process platform_enforce() ran in, with hosts allowed and
+ * capture wanted: NULL when every program's connections are captured
+ * (enforce/linux/netcap.c), else why not. */
+const char *platform_hosts_capture_why(void);
+
 /**
  * platform_roots - add to @p what exists only inside the boundary @s
  * describes (on Linux, with the namespaces: the controlling terminal

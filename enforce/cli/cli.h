@@ -51,6 +51,7 @@ struct cli {
 	bool no_defaults;
 	bool json;
 	bool no_shim;	    /* the kernel layer only: no preloaded shim */
+	bool no_capture;    /* hosts through the proxy variables alone */
 	const char *log;    /* --log FILE, or NULL for the default */
 	const char *output; /* cordon learn -o PROFILE */
 	bool allow_broad;   /* cordon learn --allow-broad */

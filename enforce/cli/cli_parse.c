@@ -36,6 +36,7 @@ enum {
 	OPT_BIND,
 	OPT_INHERIT_ENV,
 	OPT_BEST_EFFORT,
+	OPT_NO_CAPTURE,
 	OPT_JSON,
 	OPT_LOG,
 	OPT_NO_SHIM,
@@ -63,6 +64,7 @@ static const struct option options[] = {
 	{ "env", required_argument, NULL, 'e' },
 	{ "inherit-env", no_argument, NULL, OPT_INHERIT_ENV },
 	{ "best-effort", no_argument, NULL, OPT_BEST_EFFORT },
+	{ "no-capture", no_argument, NULL, OPT_NO_CAPTURE },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "log", required_argument, NULL, OPT_LOG },
@@ -318,6 +320,9 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		return 0;
 	case OPT_BEST_EFFORT:
 		c->policy.best_effort = true;
+		return 0;
+	case OPT_NO_CAPTURE:
+		c->no_capture = true;
 		return 0;
 	case 'q':
 		c->policy.quiet = true;

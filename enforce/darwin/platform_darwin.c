@@ -187,6 +187,11 @@ void platform_gate_stop(void *handle)
 	(void)handle;
 }
 
+const char *platform_hosts_capture_why(void)
+{
+	return "no network namespace on macOS";
+}
+
 void platform_describe(int state, char *buf, size_t len)
 {
 	char version[64] = "unknown";

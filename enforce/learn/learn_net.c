@@ -97,9 +97,11 @@ bool learn_net_note(const char *dest, const char *allow, const char *op)
 	const char *b = allow ? strstr(allow, "--bind ") : NULL;
 
 	/* a name looked up (the shim's record says getaddrinfo): reached
-	 * later by a connect, it is a host; else DNS, the network */
+	 * later by a connect, it is a host; else DNS, the network.  One
+	 * cordon's resolver refused names its host (--allow-host NAME). */
 	if (op &&
-	    (strcmp(op, "lookup") == 0 || strcmp(op, "getaddrinfo") == 0)) {
+	    (strcmp(op, "lookup") == 0 || strcmp(op, "getaddrinfo") == 0) &&
+	    !(allow && strncmp(allow, "with --allow-host ", 18) == 0)) {
 		if (!proxy_host_parse(dest, strlen(dest), false,
 				      &(struct proxy_target){ 0 }))
 			add_name(&lookups, dest);

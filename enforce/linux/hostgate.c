@@ -37,6 +37,7 @@
 /* Destinations whose refusal was printed: a client that retries is one
  * line; past this many, the records go on and the lines stop. */
 #define LINES_KEPT 64
+#define SAID_MAX   (PROXY_HOST_MAX + 24)
 
 struct hostgate {
 	struct proxy *proxy;
@@ -44,7 +45,7 @@ struct hostgate {
 	void *arg;
 	bool quiet;
 	pthread_mutex_t mu;
-	char said[LINES_KEPT][PROXY_HOST_MAX + 8];
+	char said[LINES_KEPT][SAID_MAX];
 	size_t nsaid;
 };
 
@@ -111,16 +112,36 @@ size_t hostgate_line(const json_t *rec, char *buf, size_t cap)
 		json_string_value(json_object_get(rec, "destination"));
 	const char *rule = json_string_value(json_object_get(rec, "rule"));
 	const char *allow = json_string_value(json_object_get(rec, "allow"));
+	const char *op = json_string_value(json_object_get(rec, "operation"));
+	const char *error = json_string_value(json_object_get(rec, "error"));
+	bool lookup = op && strcmp(op, "lookup") == 0;
 	struct strbuf sb = STRBUF(buf, cap - 1);
 
-	if (!dest || !rule || !allow || cap < 3)
+	if (!dest || cap < 3)
 		return 0;
-	sb_puts(&sb, "cordon: denied connect ");
-	sb_escape(&sb, dest, SB_TERM, PROXY_HOST_MAX + 8);
-	sb_puts(&sb, " [proxy] (");
-	sb_escape(&sb, rule, SB_TERM, 512);
-	sb_puts(&sb, "); allow ");
-	sb_escape(&sb, allow, SB_TERM, PROXY_HOST_MAX + 32);
+	if (json_is_true(json_object_get(rec, "upstream"))) {
+		/* "cordon: pypi.org:443 is allowed, but the host's own
+		 * network cannot reach it (Connection refused): not the
+		 * policy" */
+		if (!error)
+			return 0;
+		sb_puts(&sb, "cordon: ");
+		sb_escape(&sb, dest, SB_TERM, PROXY_HOST_MAX + 8);
+		sb_puts(&sb, " is allowed, but the host's own network failed "
+			     "it (");
+		sb_escape(&sb, error, SB_TERM, 256);
+		sb_puts(&sb, "): not the policy");
+	} else {
+		if (!rule || !allow)
+			return 0;
+		sb_puts(&sb, lookup ? "cordon: denied lookup "
+				    : "cordon: denied connect ");
+		sb_escape(&sb, dest, SB_TERM, PROXY_HOST_MAX + 8);
+		sb_puts(&sb, lookup ? " [resolver] (" : " [proxy] (");
+		sb_escape(&sb, rule, SB_TERM, 512);
+		sb_puts(&sb, "); allow ");
+		sb_escape(&sb, allow, SB_TERM, PROXY_HOST_MAX + 32);
+	}
 	buf[sb.len++] = '\n';
 	buf[sb.len] = '\0'; /* within @cap: the text stopped short by one */
 	return sb.len;
@@ -143,20 +164,34 @@ static void on_refusal(void *arg, json_t *rec)
 	const char *dest =
 		json_string_value(json_object_get(rec, "destination"));
 
+	bool upstream = json_is_true(json_object_get(rec, "upstream"));
+	char key[SAID_MAX - 2];
+
+	/* one line per destination and kind: a refusal, a failure */
+	snprintf(key, sizeof(key), "%s%s", upstream ? "!" : "",
+		 dest ? dest : "");
 	pthread_mutex_lock(&g->mu);
-	if (!g->quiet && dest && first_time(g, dest))
+	if (!g->quiet && dest && first_time(g, key))
 		say(rec);
 	pthread_mutex_unlock(&g->mu);
+	/* a failure outside is no denial: said, not recorded as one */
+	if (upstream) {
+		json_decref(rec);
+		return;
+	}
 	g->record(g->arg, rec);
 }
 
-int hostgate_serve(int listen_fd, const struct policy *p,
+int hostgate_serve(int listen_fd, struct netcap *nc, const struct policy *p,
 		   void (*record)(void *arg, json_t *rec), void *arg,
 		   void **handle)
 {
 	struct proxy_rule *rules = calloc(p->nhosts + 1, sizeof(*rules));
 	struct hostgate *g = calloc(1, sizeof(*g));
-	struct proxy_policy pol = { .rules = rules, .nrules = p->nhosts };
+	struct proxy_policy pol = { .rules = rules,
+				    .nrules = p->nhosts,
+				    .socks = nc->socks,
+				    .nsocks = nc->n };
 	struct rlimit lim;
 	sigset_t all, old;
 	int ret = rules && g ? 0 : -ENOMEM;
@@ -188,6 +223,7 @@ int hostgate_serve(int listen_fd, const struct policy *p,
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = proxy_start(&g->proxy, listen_fd, &pol, on_refusal, g);
+	nc->n = 0; /* taken */
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	free(rules); /* copied */
 	if (ret) {

@@ -13,9 +13,11 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/types.h>
 
 #include "enforce/cli/cli.h"
+#include "enforce/proxy/proxy.h"
 #include "shim/core/feature.h"
 #include "shim/core/policy.h"
 
@@ -68,6 +70,56 @@ int devices_console_root(struct policy *p);
  * and the proxy (proxy.h) served by the supervisor, outside.
  */
 
+/*
+ * netcap.c - transparent capture: every program's TCP connections and
+ * names reach cordon's proxy and resolver in the namespace of hosts
+ * allowed (nft's redirect, the loopback's routes and name servers).
+ */
+
+#define NETCAP_SRC4	 "192.0.0.8"		  /* RFC 7600's dummy */
+#define NETCAP_SRC6	 "fd63:6f72:646f:6e00::1" /* "cordon", a ULA */
+#define NETCAP_SOCKS_MAX 32
+
+/* The sockets pid 1 made for the supervisor, and whether the rules hold. */
+struct netcap {
+	struct proxy_socket socks[NETCAP_SOCKS_MAX];
+	size_t n;
+	bool captured; /* nft's rules and the routes are in place */
+	char why[300]; /* when not, though wanted: why */
+};
+
+/* netcap_rules.c: nft's path among the system's own directories, or
+ * NULL. */
+const char *netcap_nft(void);
+
+/* The name servers' addresses @ns (@nns) on the loopback @lo (ifindex)
+ * when not its own; unless @extra_only, the dummy addresses and the
+ * default routes through it too.  Return: 0 or -errno. */
+int netcap_routes(int lo, bool extra_only, const struct sockaddr_storage *ns,
+		  size_t nns);
+
+/* nft's table (netcap.c's header says what it holds), @ns being the
+ * name servers.  Return: 0, or -1 with @err set. */
+int netcap_rules(const struct sockaddr_storage *ns, size_t nns, char *err,
+		 size_t errlen);
+
+/* The "capture" row: never needed (without it a program that ignores
+ * the proxy variables reaches nothing), available with a network
+ * namespace and nft. */
+void netcap_features(const struct policy *p, bool netns_ok,
+		     struct feature_set *s);
+
+/**
+ * netcap_setup - in pid 1, after hostgate_listen(): the name servers'
+ * addresses on the loopback and the resolver's sockets; with
+ * @p->capture, nft's rules, the routes and the capture's listeners; a
+ * listener per loopback --allow-host.  Capture that fails is no error
+ * (@nc->why says why).
+ * Return: 0, or -1 with @err set (the sockets made are in @nc).
+ */
+int netcap_setup(const struct policy *p, struct netcap *nc, char *err,
+		 size_t errlen);
+
 /* The "hosts" row: needed with hosts allowed; a network namespace
  * (@netns_ok: ns.c tried one, which @needs brings) where the loopback
  * can be raised. */
@@ -87,7 +139,7 @@ int hostgate_listen(char *err, size_t errlen);
  * per destination, unless quiet) and a record to @record(@arg).
  * Return: 0 with *@handle, or -errno.
  */
-int hostgate_serve(int listen_fd, const struct policy *p,
+int hostgate_serve(int listen_fd, struct netcap *nc, const struct policy *p,
 		   void (*record)(void *arg, json_t *rec), void *arg,
 		   void **handle);
 
@@ -192,6 +244,10 @@ bool ns_own_net(void);
  * namespace with hosts allowed (hostgate_listen()), else -1. */
 int ns_proxy_listener(void);
 
+/* The capture's sockets ns_enter() made with hosts allowed (netcap.c);
+ * none otherwise. */
+struct netcap *ns_netcap(void);
+
 /*
  * pid1.c - pid 1 of the command's PID namespace: cordon's own init,
  * which relays signals to the command and leaves with its status.
@@ -260,13 +316,14 @@ int sockgate_broker(const struct feature_set *s);
  * and before the capability drop: install the broker's filter (@broker,
  * SOCKGATE_*; @net: the policy's, broker_install()) and hand its listener
  * over @gate (the child's end of the platform gate), then the proxy's
- * listening socket @proxy (-1: none; hostgate.h), then close them all.
+ * listening socket @proxy (-1: none; hostgate.h) and, with it, the
+ * capture's sockets @nc (netcap.c), then close them all.
  * Nothing here may connect or send with an address before the
  * supervisor serves the listener.
  * Return: 0, or -errno with @err set.
  */
 int sockgate_install(int gate, int broker, enum net_mode net, int proxy,
-		     char *err, size_t errlen);
+		     struct netcap *nc, char *err, size_t errlen);
 
 /**
  * sockgate_serve - in the supervisor: take the listener and the proxy's

@@ -137,6 +137,7 @@ void ns_add_rows(const struct policy *p, struct feature_set *s, bool ok,
 		 bool net_ok, bool world, const char *needs)
 {
 	hostgate_features(p, net_ok, needs, s);
+	netcap_features(p, net_ok, s);
 	feature_add(s, (struct feature){
 			       .layer = "net",
 			       .name = FEATURE_NETNS,
@@ -221,6 +222,7 @@ static int map_ids(uid_t uid, gid_t gid)
 static bool born_inside;
 static bool own_net;		/* ns_own_net() */
 static int proxy_listener = -1; /* ns_proxy_listener() */
+static struct netcap netcap;	/* ns_netcap() */
 static uid_t outer_uid;
 static gid_t outer_gid;
 
@@ -315,7 +317,8 @@ int ns_enter(const struct policy *p, const char *keep, char *err, size_t errlen)
 		}
 		own_net = true;
 		proxy_listener = hostgate_listen(err, errlen);
-		if (proxy_listener < 0) {
+		if (proxy_listener < 0 ||
+		    netcap_setup(p, &netcap, err, errlen) < 0) {
 			say_error("%s", err);
 			_exit(EXIT_CORDON);
 		}
@@ -334,4 +337,9 @@ bool ns_own_net(void)
 int ns_proxy_listener(void)
 {
 	return proxy_listener;
+}
+
+struct netcap *ns_netcap(void)
+{
+	return &netcap;
 }

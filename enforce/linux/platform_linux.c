@@ -107,7 +107,8 @@ int platform_enforce(const struct policy *p, const struct feature_set *s,
 		ret = sysfilter_apply(p, namespaces, err, errlen);
 	if (!ret && gate >= 0)
 		ret = sockgate_install(gate, sockgate_broker(s), p->net,
-				       ns_proxy_listener(), err, errlen);
+				       ns_proxy_listener(), ns_netcap(), err,
+				       errlen);
 	if (!ret)
 		ret = caps_drop(err, errlen);
 	return ret;
@@ -130,6 +131,15 @@ int platform_gate_serve(int fd, const struct policy *p,
 void platform_gate_stop(void *handle)
 {
 	sockgate_stop(handle);
+}
+
+const char *platform_hosts_capture_why(void)
+{
+	const struct netcap *nc = ns_netcap();
+
+	if (nc->captured)
+		return NULL;
+	return nc->why[0] ? nc->why : "no network namespace";
 }
 
 void platform_describe(int abi, char *buf, size_t len)

@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -125,13 +126,126 @@ int sockgate_broker(const struct feature_set *s)
 	return listen && listen->needed ? SOCKGATE_LISTEN : SOCKGATE_NONE;
 }
 
+/* The capture's table and sockets, in one message (SCM_RIGHTS: they
+ * are ordinary sockets); pid 1 keeps none.  Its data: */
+struct netcap_wire {
+	uint32_t n;
+	uint8_t captured;
+	char why[300];
+	struct {
+		int32_t kind;
+		struct sockaddr_storage to;
+	} s[NETCAP_SOCKS_MAX];
+};
+
+static int give_netcap(int gate, struct netcap *nc)
+{
+	static struct netcap_wire w;
+	union {
+		char buf[CMSG_SPACE(sizeof(int) * NETCAP_SOCKS_MAX)];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { &w, sizeof(w) };
+	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *h;
+	char ack;
+	int ret = 0;
+
+	memset(&w, 0, sizeof(w));
+	w.n = (uint32_t)nc->n;
+	w.captured = nc->captured;
+	memcpy(w.why, nc->why, sizeof(w.why));
+	for (size_t i = 0; i < nc->n; i++) {
+		w.s[i].kind = nc->socks[i].kind;
+		w.s[i].to = nc->socks[i].to;
+	}
+	if (nc->n) {
+		m.msg_control = ctl.buf;
+		m.msg_controllen = CMSG_SPACE(sizeof(int) * nc->n);
+		h = CMSG_FIRSTHDR(&m);
+		h->cmsg_level = SOL_SOCKET;
+		h->cmsg_type = SCM_RIGHTS;
+		h->cmsg_len = CMSG_LEN(sizeof(int) * nc->n);
+		for (size_t i = 0; i < nc->n; i++)
+			memcpy(CMSG_DATA(h) + i * sizeof(int), &nc->socks[i].fd,
+			       sizeof(int));
+	}
+	if (sendmsg(gate, &m, MSG_NOSIGNAL) != (ssize_t)sizeof(w) ||
+	    read(gate, &ack, 1) != 1)
+		ret = -EPIPE;
+	for (size_t i = 0; i < nc->n; i++)
+		close(nc->socks[i].fd);
+	nc->n = 0;
+	return ret;
+}
+
+static int take_netcap(int gate, struct netcap *nc)
+{
+	static struct netcap_wire w;
+	union { /* the gate passes credentials too (SO_PASSCRED) */
+		char buf[CMSG_SPACE(sizeof(int) * NETCAP_SOCKS_MAX) +
+			 CMSG_SPACE(sizeof(struct ucred))];
+		struct cmsghdr align;
+	} ctl;
+	struct iovec iov = { &w, sizeof(w) };
+	struct msghdr m = { .msg_iov = &iov,
+			    .msg_iovlen = 1,
+			    .msg_control = ctl.buf,
+			    .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *h;
+	size_t nfds = 0;
+	ssize_t n = recvmsg(gate, &m, MSG_CMSG_CLOEXEC | MSG_WAITALL);
+	int ret = 0;
+
+	memset(nc, 0, sizeof(*nc));
+	if (n <= 0)
+		return n < 0 ? -errno : -EPIPE;
+	for (h = CMSG_FIRSTHDR(&m); h; h = CMSG_NXTHDR(&m, h))
+		if (h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS)
+			break;
+	if (h)
+		nfds = (h->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+	if (n != sizeof(w) || w.n > NETCAP_SOCKS_MAX || nfds != w.n ||
+	    (m.msg_flags & MSG_CTRUNC))
+		ret = -EPROTO;
+	for (size_t i = 0; i < nfds; i++) {
+		int fd;
+
+		memcpy(&fd, CMSG_DATA(h) + i * sizeof(int), sizeof(int));
+		if (ret || w.s[i].kind < PROXY_SOCK_CAPTURE ||
+		    w.s[i].kind > PROXY_SOCK_FORWARD_NAME) {
+			close(fd);
+			ret = -EPROTO;
+			continue;
+		}
+		nc->socks[nc->n].fd = fd;
+		nc->socks[nc->n].kind = (enum proxy_sock_kind)w.s[i].kind;
+		nc->socks[nc->n++].to = w.s[i].to;
+	}
+	nc->captured = w.captured;
+	memcpy(nc->why, w.why, sizeof(nc->why));
+	nc->why[sizeof(nc->why) - 1] = '\0';
+	if (write(gate, "", 1) != 1 && !ret)
+		ret = -EPIPE;
+	if (ret) {
+		for (size_t i = 0; i < nc->n; i++)
+			close(nc->socks[i].fd);
+		nc->n = 0;
+	}
+	return ret;
+}
+
 int sockgate_install(int gate, int broker, enum net_mode net, int proxy,
-		     char *err, size_t errlen)
+		     struct netcap *nc, char *err, size_t errlen)
 {
 	int listener = -1, ret = 0,
 	    dumpable = prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
 
-	if (broker != SOCKGATE_NONE)
+	/* the capture's sockets first: under the broker's filter, the
+	 * sendmsg would wait for the broker, which waits for this */
+	if (net == NET_HOSTS && nc)
+		ret = give_netcap(gate, nc);
+	if (!ret && broker != SOCKGATE_NONE)
 		ret = broker_install(net, broker == SOCKGATE_LISTEN, &listener,
 				     err, errlen);
 	if (!ret && dumpable == 0 && prctl(PR_SET_DUMPABLE, 1, 0, 0, 0))
@@ -167,9 +281,12 @@ int sockgate_serve(int gate, const struct policy *p,
 		   void **handle)
 {
 	struct served *sv = calloc(1, sizeof(*sv));
+	static struct netcap nc;
 	int listener = -1, proxy = -1, ret = sv ? 0 : -ENOMEM;
 
 	*handle = NULL;
+	if (!ret && p->net == NET_HOSTS)
+		ret = take_netcap(gate, &nc);
 	if (!ret)
 		ret = broker_take_listener(gate, &listener);
 	if (!ret)
@@ -184,7 +301,7 @@ int sockgate_serve(int gate, const struct policy *p,
 		listener = -1;
 	}
 	if (!ret && proxy >= 0)
-		ret = hostgate_serve(proxy, p, record, arg, &sv->hosts);
+		ret = hostgate_serve(proxy, &nc, p, record, arg, &sv->hosts);
 	else if (proxy >= 0)
 		close(proxy);
 	if (listener >= 0)

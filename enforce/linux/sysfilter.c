@@ -100,6 +100,9 @@ static unsigned int variant(const struct policy *p, bool own_pidns)
 		net = FILTERS_NET_NO_IP;
 	else if (policy_has_udp(p))
 		net = FILTERS_NET_TCP_UDP; /* their ports: Landlock's */
+	else if (p->net == NET_HOSTS && ns_own_net())
+		net = FILTERS_NET_TCP_UDP; /* to cordon's resolver alone:
+					    * the namespace's (netcap.c) */
 	return net * 2 + (own_pidns ? 1 : 0);
 }
 

@@ -208,9 +208,9 @@ static int sandbox_self(struct ctx *c, const struct feature_set *fs,
 	    sysfilter_apply(&c->policy, feature_layer_ok(fs, "pid"), err,
 			    sizeof(err)))
 		return -1;
-	if (c->gate >= 0 &&
-	    sockgate_install(c->gate, sockgate_broker(fs), c->policy.net,
-			     ns_proxy_listener(), err, sizeof(err)))
+	if (c->gate >= 0 && sockgate_install(c->gate, sockgate_broker(fs),
+					     c->policy.net, ns_proxy_listener(),
+					     ns_netcap(), err, sizeof(err)))
 		return -1;
 	if (feature_layer_ok(fs, "caps") && caps_drop(err, sizeof(err)))
 		return -1;

@@ -47,9 +47,35 @@ typedef int (*proxy_resolve_fn)(void *arg, const char *host, uint16_t port,
  * it; called from the proxy's thread, never two at once. */
 typedef void (*proxy_record_fn)(void *arg, json_t *rec);
 
+/* The sockets of transparent capture (enforce/linux/netcap.c), made in
+ * the command's network namespace, served beside the proxy's own. */
+enum proxy_sock_kind {
+	PROXY_SOCK_CAPTURE,	 /* listens: redirected connections, each with
+				  * its destination in SO_ORIGINAL_DST */
+	PROXY_SOCK_DNS_UDP,	 /* the resolver's, bound to port 53 */
+	PROXY_SOCK_DNS_TCP,	 /* the same, listening */
+	PROXY_SOCK_FORWARD,	 /* listens on a loopback port an --allow-host
+				  * names: dialed at @to on the host's */
+	PROXY_SOCK_FORWARD_NAME, /* the same for a name's rule (/etc/hosts
+				  * puts it there): a name the client
+				  * sends (SNI, Host) must be allowed */
+};
+
+struct proxy_socket {
+	int fd;
+	enum proxy_sock_kind kind;
+	struct sockaddr_storage to; /* PROXY_SOCK_FORWARD's */
+};
+
+/* What the proxy tells its owner besides refusals: a name or a host
+ * the policy allows that the host's own network could not reach
+ * (record_new(), RECORD_KERNEL, with "upstream": true). */
+
 struct proxy_policy {
 	const struct proxy_rule *rules; /* copied by proxy_start() */
 	size_t nrules;
+	const struct proxy_socket *socks; /* taken by proxy_start() */
+	size_t nsocks;
 	unsigned conns_max;	  /* 0: PROXY_CONNS_MAX */
 	size_t buffer_max;	  /* 0: PROXY_BUFFER_MAX; unspliced tunnels */
 	unsigned header_ms;	  /* 0: PROXY_HEADER_MS */

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <event2/buffer.h>
@@ -73,8 +74,7 @@ void conn_free(struct conn *c)
 		c->next->prev = c->prev;
 	free(c);
 	proxy_stats_add(px, -1, false);
-	if (px->listener)
-		evconnlistener_enable(px->listener);
+	proxy_listeners_enable(px);
 }
 
 void conn_timed_out(evutil_socket_t fd, short what, void *arg)
@@ -83,6 +83,16 @@ void conn_timed_out(evutil_socket_t fd, short what, void *arg)
 
 	(void)fd;
 	(void)what;
+	if (c->phase == P_PEEK) {
+		capture_quiet(c);
+		return;
+	}
+	if (c->captured &&
+	    (c->phase == P_RESOLVING || c->phase == P_CONNECTING)) {
+		conn_upstream(c, strerror(ETIMEDOUT));
+		conn_reset(c);
+		return;
+	}
 	switch (c->phase) {
 	case P_HEAD:
 	case P_GREETING:
@@ -232,8 +242,43 @@ void conn_refuse(struct conn *c, const char *rule)
 		if (rec)
 			c->px->record(c->px->record_arg, rec);
 	}
-	if (c->socks)
+	if (c->captured)
+		conn_reset(c);
+	else if (c->socks)
 		conn_socks_error(c, PROXY_SOCKS_NOT_ALLOWED);
 	else
 		conn_http_error(c, 403, rule);
+}
+
+void conn_reset(struct conn *c)
+{
+	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+	int fd = c->client ? bufferevent_getfd(c->client) : -1;
+
+	if (fd >= 0)
+		setsockopt(fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg));
+	conn_free(c);
+}
+
+void proxy_upstream(struct proxy *px, const char *dest, const char *why)
+{
+	json_t *more, *rec;
+
+	if (!px->record)
+		return;
+	more = json_pack("{s:s, s:s, s:b, s:s}", "destination", dest, "error",
+			 why, "upstream", 1, "layer", "kernel");
+	rec = record_new(RECORD_KERNEL, "connect", "fail",
+			 "the host's own network, not the policy", more);
+	json_decref(more);
+	if (rec)
+		px->record(px->record_arg, rec);
+}
+
+void conn_upstream(struct conn *c, const char *why)
+{
+	char dest[PROXY_HOST_MAX + 16];
+
+	proxy_target_format(&c->target, dest, sizeof(dest));
+	proxy_upstream(c->px, dest, why);
 }

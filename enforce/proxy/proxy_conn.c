@@ -40,7 +40,6 @@ void conn_start(struct conn *c)
 
 static void decide(struct conn *c)
 {
-	struct job *j;
 
 	c->verdict =
 		proxy_match(c->px->pol.rules, c->px->pol.nrules, &c->target);
@@ -65,11 +64,21 @@ static void decide(struct conn *c)
 		conn_resolved(c, &ip);
 		return;
 	}
-	j = calloc(1, sizeof(*j));
+	conn_lookup(c);
+}
+
+void conn_lookup(struct conn *c)
+{
+	struct job *j = calloc(1, sizeof(*j));
+
 	if (!j) {
-		conn_http_error(c, 503, "out of memory");
+		if (c->captured)
+			conn_reset(c);
+		else
+			conn_http_error(c, 503, "out of memory");
 		return;
 	}
+	conn_arm(c, c->px->pol.connect_ms);
 	j->conn = c;
 	memcpy(j->host, c->target.host, sizeof(j->host));
 	j->port = c->target.port;
@@ -226,8 +235,17 @@ static void try_connect(struct conn *c);
 void conn_resolved(struct conn *c, struct job *j)
 {
 	c->job = NULL;
+	if (!j->dq && !j->warm && !c->target.is_ip && j->n != 0)
+		names_put(c->px->names, j->host, j->addrs, j->n);
 	if (j->n <= 0) {
-		if (c->socks)
+		conn_upstream(c, j->n == -ENOENT
+					 ? "the name does not resolve outside "
+					   "the sandbox either"
+					 : "the name could not be resolved "
+					   "outside the sandbox");
+		if (c->captured)
+			conn_reset(c);
+		else if (c->socks)
 			conn_socks_error(c, PROXY_SOCKS_HOST_UNREACH);
 		else
 			conn_http_error(
@@ -242,7 +260,13 @@ void conn_resolved(struct conn *c, struct job *j)
 			return;
 	memcpy(c->addrs, j->addrs, (size_t)j->n * sizeof(j->addrs[0]));
 	c->naddrs = (size_t)j->n;
+	conn_dial(c);
+}
+
+void conn_dial(struct conn *c)
+{
 	c->next_addr = 0;
+	conn_arm(c, c->px->pol.connect_ms);
 	try_connect(c);
 }
 
@@ -272,6 +296,11 @@ static void connect_failed(struct conn *c)
 	}
 	if (c->next_addr < c->naddrs) {
 		try_connect(c);
+		return;
+	}
+	conn_upstream(c, strerror(c->last_err ? c->last_err : EIO));
+	if (c->captured) {
+		conn_reset(c);
 		return;
 	}
 	if (c->socks) {
@@ -333,7 +362,9 @@ static void connected(struct conn *c)
 	struct evbuffer *in = bufferevent_get_input(c->client);
 
 	c->phase = P_TUNNEL;
-	if (c->socks)
+	if (c->captured)
+		; /* the client's bytes go as they came */
+	else if (c->socks)
 		socks_ok(c);
 	else if (c->req.kind == PROXY_CONNECT)
 		send_now(c->client, ok, sizeof(ok) - 1);
@@ -378,7 +409,7 @@ static void on_up_event(struct bufferevent *bev, short what, void *arg)
 	}
 	if (what & BEV_EVENT_EOF) {
 		c->up_eof = true;
-		if (!c->socks && c->req.kind == PROXY_HTTP) {
+		if (!c->socks && !c->captured && c->req.kind == PROXY_HTTP) {
 			/* one request per connection: the answer is all */
 			c->client_eof = true;
 			bufferevent_disable(c->client, EV_READ);

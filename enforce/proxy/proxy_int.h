@@ -20,10 +20,16 @@
  * taken for one (proxy_own.c: fails closed). */
 #define OWN_ADDRS_MAX 4096
 
+#define PROXY_DNS_TCP_LST 16 /* the resolver's TCP listeners, at most */
+
 struct resolver;
+struct dnstcp;
+struct names;
+struct dnsq;
 
 enum phase {
 	P_SNIFF,      /* nothing read yet */
+	P_PEEK,	      /* captured: the first bytes, for a name */
 	P_HEAD,	      /* an HTTP request's head */
 	P_GREETING,   /* SOCKS5 methods */
 	P_REQUEST,    /* SOCKS5 request */
@@ -38,6 +44,8 @@ enum phase {
 struct job {
 	struct job *next;
 	struct conn *conn;
+	struct dnsq *dq; /* a resolver's query waiting for it, or NULL */
+	bool warm;	 /* a rule's name, resolved at the start */
 	char host[PROXY_HOST_MAX];
 	uint16_t port;
 	int n; /* addresses, or -errno */
@@ -69,6 +77,8 @@ struct conn {
 	struct event *timer;
 	enum phase phase;
 	bool socks, client_eof, up_eof;
+	bool captured;		      /* redirected: no proxy protocol */
+	struct sockaddr_storage orig; /* captured: where it was going */
 	struct proxy_request req;
 	struct proxy_target target;
 	enum proxy_verdict verdict;
@@ -95,6 +105,16 @@ struct proxy {
 	void *record_arg;
 	struct conn *conns;
 	struct resolver *resolver;
+	struct names *names;	     /* proxy_names.c */
+	struct evconnlistener **lst; /* the capture's listeners */
+	void *lst_args;		     /* theirs (proxy_capture.c) */
+	size_t nlst;
+	struct event **dns_ev; /* the resolver's UDP sockets */
+	size_t ndns;
+	struct dnsq *dnsqs;	/* queries waiting for a name */
+	struct dnstcp *dnstcps; /* the resolver's TCP clients */
+	struct evconnlistener *dns_tcp[PROXY_DNS_TCP_LST];
+	size_t ndns_tcp, dns_pending;
 	pthread_mutex_t mu; /* the stats */
 	struct proxy_stats stats;
 };
@@ -122,6 +142,53 @@ bool proxy_is_own(struct proxy *px, const struct sockaddr *sa);
 /* proxy_conn.c */
 void conn_start(struct conn *c);
 void conn_resolved(struct conn *c, struct job *j);
+/* Resolve @c->target's name (a job), then conn_resolved(). */
+void conn_lookup(struct conn *c);
+/* Dial @c->addrs from the first (c->naddrs set), then splice. */
+void conn_dial(struct conn *c);
+/* A new connection of @fd on the loop, counted; NULL when out of
+ * memory (@fd closed). */
+struct conn *conn_new(struct proxy *px, int fd);
+/* Re-enable every listener paused at the cap. */
+void proxy_listeners_enable(struct proxy *px);
+
+/* proxy_close.c */
+/* Captured @c refused or failed: a reset, as a host that refuses. */
+void conn_reset(struct conn *c);
+/* The host's own network failed a destination the policy allows: a
+ * record ("upstream": true) for its owner to say, @why the error. */
+void conn_upstream(struct conn *c, const char *why);
+void proxy_upstream(struct proxy *px, const char *dest, const char *why);
+
+/* proxy_capture.c: the redirected connections and the loopback
+ * forwards (their listeners among pol.socks) */
+int capture_start(struct proxy *px);
+void capture_stop(struct proxy *px);
+/* Captured @c's peek window closed (its timer): decide by address. */
+void capture_quiet(struct conn *c);
+
+/* proxy_dns.c: the resolver inside (pol.socks' DNS ones) */
+int dns_start(struct proxy *px);
+void dns_stop(struct proxy *px);
+/* A job of a query came back (its dq set); the job is the caller's. */
+void dns_resolved(struct proxy *px, struct job *j);
+
+/* proxy_names.c: what names resolved to, outside: for answers (fresh
+ * for NAMES_TTL seconds) and to know which name an address came from */
+#define NAMES_MAX 512
+#define NAMES_TTL 60
+struct names *names_new(void);
+void names_free(struct names *n);
+/* @host's addresses resolved less than NAMES_TTL ago: how many (into
+ * @out, at most PROXY_ADDRS_MAX), 0 when not known or stale, -ENOENT
+ * when it resolved to nothing. */
+int names_get(struct names *n, const char *host, struct sockaddr_storage *out);
+void names_put(struct names *n, const char *host,
+	       const struct sockaddr_storage *addrs, int count);
+/* The @i-th name (from 0) whose addresses hold @sa, or NULL. */
+const char *names_of_addr(struct names *n, const struct sockaddr *sa, size_t i);
+/* Does @host's last resolution hold @sa? */
+bool names_holds(struct names *n, const char *host, const struct sockaddr *sa);
 
 /* proxy_splice.c */
 bool tunnel_splice(struct conn *c);

@@ -39,14 +39,10 @@ void proxy_stats(struct proxy *px, struct proxy_stats *st)
 	pthread_mutex_unlock(&px->mu);
 }
 
-static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
-		      struct sockaddr *sa, int salen, void *arg)
+struct conn *conn_new(struct proxy *px, int fd)
 {
-	struct proxy *px = arg;
 	struct conn *c = calloc(1, sizeof(*c));
 
-	(void)sa;
-	(void)salen;
 	if (c) {
 		c->px = px;
 		c->fd[0] = c->fd[1] = -1;
@@ -62,26 +58,48 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
 		if (c && c->timer)
 			event_free(c->timer);
 		free(c);
-		return;
+		return NULL;
 	}
 	c->next = px->conns;
 	if (px->conns)
 		px->conns->prev = c;
 	px->conns = c;
 	proxy_stats_add(px, 1, false);
+	if (px->stats.conns >= px->pol.conns_max) {
+		evconnlistener_disable(px->listener);
+		for (size_t i = 0; i < px->nlst; i++)
+			evconnlistener_disable(px->lst[i]);
+	}
+	return c;
+}
+
+void proxy_listeners_enable(struct proxy *px)
+{
 	if (px->stats.conns >= px->pol.conns_max)
-		evconnlistener_disable(l);
-	conn_start(c);
+		return;
+	if (px->listener)
+		evconnlistener_enable(px->listener);
+	for (size_t i = 0; i < px->nlst; i++)
+		evconnlistener_enable(px->lst[i]);
+}
+
+static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
+		      struct sockaddr *sa, int salen, void *arg)
+{
+	struct conn *c = conn_new(arg, fd);
+
+	(void)l;
+	(void)sa;
+	(void)salen;
+	if (c)
+		conn_start(c);
 }
 
 static void on_retry(evutil_socket_t fd, short what, void *arg)
 {
-	struct proxy *px = arg;
-
 	(void)fd;
 	(void)what;
-	if (px->stats.conns < px->pol.conns_max)
-		evconnlistener_enable(px->listener);
+	proxy_listeners_enable(arg);
 }
 
 /* accept() failed (EMFILE, ENFILE, ENOBUFS): pause rather than spin
@@ -102,10 +120,18 @@ static void on_done(evutil_socket_t fd, short what, void *arg)
 
 	(void)what;
 	(void)arg;
+	struct proxy *px = arg;
+
 	for (ssize_t i = 0; i < n / (ssize_t)sizeof(jobs[0]); i++) {
-		if (jobs[i]->conn)
-			conn_resolved(jobs[i]->conn, jobs[i]);
-		free(jobs[i]);
+		struct job *j = jobs[i];
+
+		if (j->warm && j->n > 0)
+			names_put(px->names, j->host, j->addrs, j->n);
+		else if (j->dq)
+			dns_resolved(px, j);
+		else if (j->conn)
+			conn_resolved(j->conn, j);
+		free(j);
 	}
 }
 
@@ -144,6 +170,27 @@ static void defaults(struct proxy_policy *p)
 		p->idle_ms = PROXY_IDLE_MS;
 }
 
+/* The rules' exact names, resolved now: a connection that carries no
+ * name to an address the program found itself (in /etc/hosts, from a
+ * resolver of its own) is known by the name it came from. */
+static void warm(struct proxy *px)
+{
+	for (size_t i = 0; i < px->pol.nrules; i++) {
+		const struct proxy_rule *r = &px->pol.rules[i];
+		struct job *j;
+
+		if (r->is_ip || r->wildcard)
+			continue;
+		j = calloc(1, sizeof(*j));
+		if (!j)
+			return;
+		j->warm = true;
+		memcpy(j->host, r->host, sizeof(j->host));
+		j->port = r->port ? r->port : 443;
+		resolver_submit(px->resolver, j);
+	}
+}
+
 static int setup(struct proxy *px, int listen_fd)
 {
 	int ret;
@@ -169,8 +216,19 @@ static int setup(struct proxy *px, int listen_fd)
 	if (!px->listener || !px->retry_ev)
 		return -ENOMEM;
 	evconnlistener_set_error_cb(px->listener, on_accept_error);
+	px->names = names_new();
+	if (!px->names)
+		return -ENOMEM;
 	ret = own_start(px);
-	return ret ? ret : resolver_start(px, &px->resolver);
+	if (!ret)
+		ret = resolver_start(px, &px->resolver);
+	if (!ret)
+		ret = capture_start(px);
+	if (!ret)
+		ret = dns_start(px);
+	if (!ret)
+		warm(px);
+	return ret;
 }
 
 static void teardown(struct proxy *px)
@@ -180,9 +238,12 @@ static void teardown(struct proxy *px)
 	px->listener = NULL;
 	while (px->conns)
 		conn_free(px->conns);
+	capture_stop(px);
 	resolver_stop(px->resolver);
 	if (px->done_ev)
 		on_done(px->donefd[0], 0, px); /* the jobs done, freed */
+	dns_stop(px);
+	names_free(px->names);
 	own_stop(px);
 	if (px->retry_ev)
 		event_free(px->retry_ev);

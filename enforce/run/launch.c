@@ -90,10 +90,16 @@ int launch_prepare(struct cli *c, struct launch *l, struct supervisor *sup)
 	/* hosts allowed: the proxy's variables; where no network namespace
 	 * can be made (--best-effort, noted above), no network at all */
 	if (p->net == NET_HOSTS && c->cmd != CMD_LEARN) {
+		const struct feature *cap =
+			feature_find(&l->fs, FEATURE_CAPTURE);
+
+		/* captured: every program connects and resolves as it
+		 * would bare, without the proxy's variables */
+		p->capture = cap && cap->available && !c->no_capture;
 		if (!feature_layer_ok(&l->fs, "hosts") ||
 		    !feature_layer_ok(&l->fs, "mount"))
 			p->net = NET_OFF;
-		else if (policy_proxy_env(p)) {
+		else if (!p->capture && policy_proxy_env(p)) {
 			say_error("cannot set the proxy's variables");
 			return EXIT_CORDON;
 		}
@@ -125,6 +131,23 @@ int launch_prepare(struct cli *c, struct launch *l, struct supervisor *sup)
 		shadow_note(p, l->envp, p->quiet, c->no_shim ? NULL : shadowed,
 			    &sup->tally);
 	return 0;
+}
+
+/* In pid 1: capture was wanted but did not hold (no nf_tables NAT in
+ * this kernel): the proxy's variables after all, said once. */
+static void hosts_fallback(struct cli *c, struct launch *l)
+{
+	const char *why = platform_hosts_capture_why();
+
+	if (c->policy.net != NET_HOSTS || !c->policy.capture || !why)
+		return;
+	if (!c->policy.quiet)
+		fprintf(stderr,
+			"cordon: no transparent capture here (%s): only "
+			"programs that take the proxy variables reach the "
+			"allowed hosts\n",
+			why);
+	shimenv_add_proxy(l->envp, l->cap);
 }
 
 pid_t launch_start(struct cli *c, struct launch *l,
@@ -164,6 +187,7 @@ pid_t launch_start(struct cli *c, struct launch *l,
 			    sup->sock >= 0 ? sup->sockpath : NULL, learning,
 			    gate[1]))
 			_exit(EXIT_CORDON);
+		hosts_fallback(c, l);
 		_exit(inside(c, l, arg));
 	}
 	if (gate[0] >= 0) {

@@ -95,6 +95,11 @@ int shimenv_apply(char **envp, size_t cap, const char *lib,
  * memory. */
 char **shimenv_scrubbed(const struct policy *p, char *const *from, size_t *cap);
 
+/* Append to @envp (room for @cap entries with the NULL, as
+ * shimenv_scrubbed() leaves) the proxy's variables it lacks: hosts
+ * allowed where pid 1 could not capture. */
+void shimenv_add_proxy(char **envp, size_t cap);
+
 /**
  * shimenv_prepare - the shim for the command of @c: find its file and
  * grant it, bind the report socket (@sup), protect cordon's own files

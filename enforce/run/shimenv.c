@@ -130,12 +130,32 @@ char **shimenv_scrubbed(const struct policy *p, char *const *from, size_t *cap)
 
 	while (from[n])
 		n++;
-	n += p->nenv_sets + 4;
+	/* room for the proxy's variables, should capture fail in pid 1
+	 * (shimenv_add_proxy) */
+	n += p->nenv_sets + 4 + ENV_PROXY_N;
 	out = calloc(n, sizeof(*out));
 	if (!out || env_filter(p, from, out, n) < 0)
 		return NULL;
 	*cap = n;
 	return (char **)out;
+}
+
+void shimenv_add_proxy(char **envp, size_t cap)
+{
+	size_t n = 0;
+
+	while (envp[n])
+		n++;
+	for (size_t i = 0; env_proxy_sets[i] && n + 1 < cap; i++) {
+		const char *set = env_proxy_sets[i];
+		size_t len = (size_t)(strchr(set, '=') - set) + 1, j = 0;
+
+		while (j < n && strncmp(envp[j], set, len) != 0)
+			j++;
+		if (j == n)
+			envp[n++] = (char *)set;
+	}
+	envp[n] = NULL;
 }
 
 /*
@@ -206,6 +226,7 @@ int shimenv_prepare(struct cli *c, char *const *from, char **envp, size_t cap,
 		/* a UDP port is a grant to name only where it holds */
 		.udp = udp && udp->available,
 		.ll_unix = resolve && resolve->available,
+		.captured = p->net == NET_HOSTS && p->capture,
 	};
 	char lib[PATH_BUF], log[sizeof(sup->sockpath) + 8], err[PATH_BUF + 256];
 	char dir[PATH_BUF];

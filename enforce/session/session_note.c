@@ -198,7 +198,8 @@ static struct client *call_of_sender(struct session *s, pid_t pid)
 
 /* The socket inode of the connection from @port to the proxy, in the
  * network namespace of pid 1 (/proc/PID/net/tcp and tcp6 are its), or
- * 0. */
+ * 0.  Any connected socket of that port: a captured one names the
+ * address it dialed, not the proxy's. */
 static unsigned long proxy_client_inode(struct session *s, unsigned int port)
 {
 	static const char *const files[] = { "tcp", "tcp6" };
@@ -224,7 +225,7 @@ static unsigned long proxy_client_inode(struct session *s, unsigned int port)
 				   "%*x "
 				   "%*x:%*x %*x:%*x %*x %*u %*u %lu",
 				   &lport, &rport, &ino) == 3 &&
-			    lport == port && rport == POLICY_PROXY_PORT)
+			    lport == port && rport != 0)
 				inode = ino;
 		}
 		fclose(f);

@@ -32,6 +32,8 @@
  * network namespace (--allow-host): the namespace is the command's
  * own, so the port is always free there. */
 #define POLICY_PROXY_PORT 3128
+/* where transparent capture sends TCP, on the namespace's loopback */
+#define POLICY_CAPTURE_PORT 3129
 
 /* Where a root came from: decides the wording of messages. */
 enum root_origin {
@@ -97,6 +99,9 @@ struct policy {
 	size_t nenv_sets;
 
 	bool best_effort;
+	/* hosts allowed, captured in the namespace (enforce/linux/netcap.c):
+	 * set by the launcher where the kernel and nft allow it */
+	bool capture;
 	bool quiet;
 	/* the home directory, canonical (NULL: none): where the tools'
 	 * roots lie (toolroot.h), and a grant never to suggest whole */

@@ -97,6 +97,8 @@ int snapshot_encode(const struct policy *p, const struct snapshot_extra *x,
 		sb_puts(&o, "|udp=1");
 	if (x && x->ll_unix)
 		sb_puts(&o, "|ux=1");
+	if (x && x->captured)
+		sb_puts(&o, "|cap=1");
 	if (x && x->gone) {
 		sb_puts(&o, "|gone=");
 		put_escaped(&o, x->gone);
@@ -371,6 +373,7 @@ int snapshot_decode(const char *value, struct policy *p,
 	x->learn = key(&in, "|learn=1");
 	x->udp = key(&in, "|udp=1");
 	x->ll_unix = key(&in, "|ux=1");
+	x->captured = key(&in, "|cap=1");
 	if (key(&in, "|gone=")) {
 		ret = take_string(&in, &x->gone);
 		if (ret)

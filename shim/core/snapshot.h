@@ -47,9 +47,11 @@ struct snapshot_extra {
 	 * comma-separated (NULL: none): a program asking for one is
 	 * told the option that passes it */
 	char *gone;
-	bool ll_unix; /* Landlock holds the pathname UNIX sockets
-		       * (RESOLVE_UNIX, ABI 9): the kernel decides a
-		       * connect or send, the shim explains a refusal */
+	bool ll_unix;  /* Landlock holds the pathname UNIX sockets
+			* (RESOLVE_UNIX, ABI 9): the kernel decides a
+			* connect or send, the shim explains a refusal */
+	bool captured; /* hosts allowed and captured (netcap.c): no proxy
+			* variables to carry; names resolve inside */
 };
 
 /**

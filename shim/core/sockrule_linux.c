@@ -85,6 +85,10 @@ enum sock_verdict sockrule_check(const struct policy *p, int domain, int type,
 	 * Landlock's UDP ports) */
 	if (policy_has_udp(p) && is_plain_udp(type, protocol))
 		return SOCK_ALLOWED;
+	/* NET_HOSTS: UDP reaches nothing but cordon's resolver, in the
+	 * namespace's own loopback (enforce/linux/netcap.c) */
+	if (p->net == NET_HOSTS && is_plain_udp(type, protocol))
+		return SOCK_ALLOWED;
 	return is_plain_tcp(type, protocol) ? SOCK_ALLOWED
 					    : SOCK_REFUSED_NOT_TCP;
 }

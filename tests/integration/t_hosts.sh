@@ -4,6 +4,19 @@
 # named through the hosts entries run.sh adds (allowed.cordon.test and
 # other.cordon.test: 127.0.0.1), which resolve outside as any name does.
 
+# These are the proxy variables' tests: a kernel without nf_tables NAT
+# has them alone, and --no-capture asks for them here (t_capture.sh
+# tests what capture adds).  "cordon learn" and "explain" take no run
+# options first.
+cordon() {
+	case $1 in
+	learn | explain | probe | session) "$CORDON" "$@" ;;
+	*) "$CORDON" --no-capture "$@" ;;
+	esac > "$T/stdout" 2> "$T/stderr"
+	status=$?
+	return 0
+}
+
 # origin_start [ADDR]: an HTTP server for $T/www on the host's loopback
 # (or ADDR); sets $oport; each request it serves is a line in
 # $T/origin.log.
@@ -394,7 +407,7 @@ test_hosts_wildcard_never_reaches_a_special_range() {
 			range="benchmarking (198.18.0.0/15, RFC 2544)" ;;
 		esac
 		netns_ip route add local "$addr/32" dev lo
-		in_netns "$CORDON" --allow-host "*.cordon.test:$port" -- \
+		in_netns "$CORDON" --no-capture --allow-host "*.cordon.test:$port" -- \
 			curl -sS -m 3 -o /dev/null -w '%{http_code}' \
 			"http://$name.cordon.test:$port/" > "$T/stdout" 2> "$T/stderr"
 		[ "$(cat "$T/count")" = 0 ] ||
@@ -406,7 +419,7 @@ test_hosts_wildcard_never_reaches_a_special_range() {
 			grep -q "\"allow\":\"with --allow-host $name.cordon.test:$port\"" ||
 			fail "no record of the refusal of $name.cordon.test"
 		# CONNECT, the same
-		in_netns "$CORDON" --allow-host "*.cordon.test:$port" -- \
+		in_netns "$CORDON" --no-capture --allow-host "*.cordon.test:$port" -- \
 			curl -sS -m 3 --proxytunnel "http://$name.cordon.test:$port/" \
 			> "$T/stdout" 2> "$T/stderr"
 		assert_stderr_has "allow with --allow-host $name.cordon.test:$port$"
@@ -414,7 +427,7 @@ test_hosts_wildcard_never_reaches_a_special_range() {
 			fail "a wildcard reached $addr: the listener saw $(cat "$T/count") connections"
 	done
 	# the twin: the option printed, pasted, reaches the listener
-	in_netns "$CORDON" --allow-host "*.cordon.test:$port" \
+	in_netns "$CORDON" --no-capture --allow-host "*.cordon.test:$port" \
 		--allow-host "shared.cordon.test:$port" -- \
 		curl -sS -m 2 "http://shared.cordon.test:$port/" > /dev/null 2>&1
 	[ "$(cat "$T/count")" = 1 ] ||
@@ -431,7 +444,7 @@ test_hosts_wildcard_refuses_an_address_added_while_running() {
 	netns_listener
 	getent ahostsv4 added.cordon.test | grep -q '^100\.128\.0\.1 ' ||
 		fail "added.cordon.test is not 100.128.0.1 (run.sh adds it to /etc/hosts)"
-	in_netns "$CORDON" --allow-host "*.cordon.test:$port" -- sh -c \
+	in_netns "$CORDON" --no-capture --allow-host "*.cordon.test:$port" -- sh -c \
 		'echo up > up; while [ ! -e go ]; do sleep 0.05; done
 		curl -sS -m 3 -o /dev/null -w "%{http_code}" "$0"' \
 		"http://added.cordon.test:$port/" > "$T/stdout" 2> "$T/stderr" &
@@ -446,7 +459,7 @@ test_hosts_wildcard_refuses_an_address_added_while_running() {
 	assert_stdout_has 403
 	assert_stderr_has "^cordon: denied connect added.cordon.test:$port \[proxy\] (a name under a wildcard that resolves to 100.128.0.1, an address of this host: only a rule naming it reaches it); allow with --allow-host added.cordon.test:$port$"
 	# the twin: the exact name reaches it
-	in_netns "$CORDON" --allow-host "added.cordon.test:$port" -- \
+	in_netns "$CORDON" --no-capture --allow-host "added.cordon.test:$port" -- \
 		curl -sS -m 2 "http://added.cordon.test:$port/" > /dev/null 2>&1
 	[ "$(cat "$T/count")" = 1 ] ||
 		fail "the exact name did not reach the listener: $(cat "$T/count") connections"
