@@ -217,7 +217,7 @@ $(B)/helpers/pit_%: LIBS += -lpthread -ldl
 $(B)/helpers/escape: LIBS += -luring
 # static (no libc wrapper a shim could see), so never sanitized: a
 # sanitizer's runtime cannot be linked statically (make check)
-STATIC_HELPERS = $(B)/helpers/unixpeer $(B)/helpers/inetpeer \
+STATIC_HELPERS = $(B)/helpers/dnsconnect $(B)/helpers/unixpeer $(B)/helpers/inetpeer \
 	$(B)/helpers/refuseloop $(B)/helpers/ttygrab $(B)/helpers/credpeer \
 	$(B)/helpers/peercap $(B)/helpers/tcplisten $(B)/helpers/tmprace \
 	$(B)/helpers/sockswap $(B)/helpers/breakout

@@ -3,13 +3,15 @@
 # or with sudo available).  Idempotent: installs only what is missing.
 set -eu
 
+# nftables: transparent capture of --allow-host (nft, run in the
+# namespace); openssh: the capture tests' sshd and ssh (git over ssh).
 # The last line is the kernel matrix's (make kernels, run by CI): QEMU,
 # busybox-static for its initramfs, and what unpacks Debian's kernels.
 pkgs="build-essential pkg-config clang libseccomp-dev libjansson-dev \
 libffi-dev uthash-dev libcriterion-dev python3 util-linux passwd \
 clang-format strace libjemalloc2 dpkg-dev gcc-multilib \
 libcap-ng-dev liburing-dev libevent-dev tmux git python3-jsonschema groff-base \
-curl hostname \
+curl hostname nftables openssh-server openssh-client \
 qemu-system-x86 busybox-static cpio xz-utils zstd kmod"
 
 missing=""

@@ -99,6 +99,10 @@ void platform_gate_stop(void *handle);
  * (enforce/linux/netcap.c), else why not. */
 const char *platform_hosts_capture_why(void);
 
+/* --ask: before the gate is served, what the proxy calls before a
+ * refusal (from a thread of its own; nonzero: allow @spec). */
+void platform_hosts_ask(int (*ask)(const char *spec));
+
 /**
  * platform_roots - add to @p what exists only inside the boundary @s
  * describes (on Linux, with the namespaces: the controlling terminal

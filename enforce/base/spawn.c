@@ -166,6 +166,22 @@ static void child_setup(const struct spawn_call *call)
 	}
 }
 
+/* In the vfork child, --ask: a process group of its own, the
+ * terminal's foreground (the launcher's is then in the background; it
+ * takes the terminal back to ask: enforce/run/ask.c). */
+static void foreground(void)
+{
+	for (int fd = 0; fd < 3; fd++) {
+		if (!isatty(fd))
+			continue;
+		setpgid(0, 0);
+		signal(SIGTTOU, SIG_IGN);
+		tcsetpgrp(fd, getpgrp());
+		signal(SIGTTOU, SIG_DFL);
+		return;
+	}
+}
+
 int spawn_child(char **argv, char **envp, const struct policy *p,
 		const struct spawn_call *call, pid_t *out)
 {
@@ -178,6 +194,8 @@ int spawn_child(char **argv, char **envp, const struct policy *p,
 	pid = vfork();
 	if (pid == 0) {
 		child_setup(call);
+		if (!call && p && p->ask_fg)
+			foreground();
 		execvp(argv[0], argv);
 		child_errno = errno;
 		_exit(EXIT_CANNOT_RUN);

@@ -50,11 +50,13 @@ struct cli {
 	enum cli_mode mode;
 	bool no_defaults;
 	bool json;
-	bool no_shim;	    /* the kernel layer only: no preloaded shim */
-	bool no_capture;    /* hosts through the proxy variables alone */
-	const char *log;    /* --log FILE, or NULL for the default */
-	const char *output; /* cordon learn -o PROFILE */
-	bool allow_broad;   /* cordon learn --allow-broad */
+	bool no_shim;		 /* the kernel layer only: no preloaded shim */
+	bool no_capture;	 /* hosts through the proxy variables alone */
+	bool ask;		 /* --ask: a refused host asked about */
+	const char *ask_profile; /* --ask=PROFILE: where "always" goes */
+	const char *log;	 /* --log FILE, or NULL for the default */
+	const char *output;	 /* cordon learn -o PROFILE */
+	bool allow_broad;	 /* cordon learn --allow-broad */
 	struct root_req reqs[POLICY_MAX_ROOTS];
 	size_t nreqs;
 	bool mode_set, net_set, env_set; /* given by a flag: profiles yield */

@@ -37,6 +37,7 @@ enum {
 	OPT_INHERIT_ENV,
 	OPT_BEST_EFFORT,
 	OPT_NO_CAPTURE,
+	OPT_ASK,
 	OPT_JSON,
 	OPT_LOG,
 	OPT_NO_SHIM,
@@ -65,6 +66,7 @@ static const struct option options[] = {
 	{ "inherit-env", no_argument, NULL, OPT_INHERIT_ENV },
 	{ "best-effort", no_argument, NULL, OPT_BEST_EFFORT },
 	{ "no-capture", no_argument, NULL, OPT_NO_CAPTURE },
+	{ "ask", optional_argument, NULL, OPT_ASK },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "log", required_argument, NULL, OPT_LOG },
@@ -225,7 +227,11 @@ int cli_settle_net(struct cli *c, char *err, size_t errlen)
 {
 	struct policy *p = &c->policy;
 
-	if (p->nhosts == 0 || p->net == NET_ON)
+	if (c->ask && (p->net == NET_ON || p->nconnect))
+		return cli_fail(err, errlen,
+				"--ask asks about hosts: not with --net or "
+				"--connect");
+	if ((p->nhosts == 0 && !c->ask) || p->net == NET_ON)
 		return 0; /* --net: the whole network, hosts or not */
 	if (p->nconnect)
 		return cli_fail(
@@ -323,6 +329,10 @@ static int option(struct cli *c, int opt, const char *arg, char *err,
 		return 0;
 	case OPT_NO_CAPTURE:
 		c->no_capture = true;
+		return 0;
+	case OPT_ASK:
+		c->ask = true;
+		c->ask_profile = arg;
 		return 0;
 	case 'q':
 		c->policy.quiet = true;

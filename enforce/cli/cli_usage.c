@@ -68,6 +68,8 @@ const char cli_usage[] =
 	"                        connections and names are captured\n"
 	"      --no-capture      hosts only through the proxy variables\n"
 	"                        (HTTPS_PROXY...), as where nf_tables lacks\n"
+	"      --ask[=PROFILE]   ask on the terminal about a host refused\n"
+	"                        (y: for this run; always: into PROFILE)\n"
 	"Profiles:\n"
 	"  -p, --profile FILE|NAME  add a JSON profile, or a built-in one\n"
 	"                        (below); flags win over profiles\n"

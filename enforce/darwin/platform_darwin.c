@@ -187,6 +187,11 @@ void platform_gate_stop(void *handle)
 	(void)handle;
 }
 
+void platform_hosts_ask(int (*ask)(const char *spec))
+{
+	(void)ask;
+}
+
 const char *platform_hosts_capture_why(void)
 {
 	return "no network namespace on macOS";

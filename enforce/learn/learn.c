@@ -52,7 +52,7 @@
 #include "enforce/learn/learn_elf.h"
 #include "enforce/learn/learn_check.h"
 #include "enforce/learn/learn_fold.h"
-#include "enforce/learn/learn_out.h"
+#include "enforce/learn/learn.h"
 #include "enforce/learn/learn_net.h"
 #include "enforce/learn/learn_store.h"
 #include "enforce/policy/policy.h"

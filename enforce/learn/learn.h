@@ -61,4 +61,20 @@ const struct policy *learn_kernel_policy(const struct policy *p);
  */
 int explain_run(struct cli *c);
 
+/*
+ * learn_out.c - a profile's file written through its directory, held
+ * from before the run (learn's -o, and --ask's "always").
+ */
+
+/* Hold the directory of @out, before the command runs. */
+void learn_out_hold(const char *out);
+
+/* The profile now in the held directory (not through a link), or NULL
+ * (none, unreadable, not a JSON object). */
+json_t *learn_out_read(void);
+
+/* Write @prof into a new file in the held directory, renamed over the
+ * profile's name.  Return: 0, or -1. */
+int learn_out_write(json_t *prof);
+
 #endif

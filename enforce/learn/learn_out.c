@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "enforce/learn/learn_out.h"
+#include "enforce/learn/learn.h"
 #include "shim/core/path.h"
 
 /*
@@ -37,6 +37,24 @@ void learn_out_hold(const char *out)
 	    strcmp(out_name, "..") == 0)
 		return;
 	out_dir = open(dir[0] ? dir : "/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+json_t *learn_out_read(void)
+{
+	int fd = out_dir >= 0 ? openat(out_dir, out_name,
+				       O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+			      : -1;
+	json_t *prof;
+
+	if (fd < 0)
+		return NULL;
+	prof = json_loadfd(fd, 0, NULL);
+	close(fd);
+	if (prof && !json_is_object(prof)) {
+		json_decref(prof);
+		prof = NULL;
+	}
+	return prof;
 }
 
 int learn_out_write(json_t *prof)

@@ -49,6 +49,19 @@ struct hostgate {
 	size_t nsaid;
 };
 
+static int (*asker)(const char *spec);
+
+void hostgate_ask(int (*ask)(const char *spec))
+{
+	asker = ask;
+}
+
+static int ask_thunk(void *arg, const char *spec)
+{
+	(void)arg;
+	return asker(spec);
+}
+
 void hostgate_features(const struct policy *p, bool netns_ok, const char *needs,
 		       struct feature_set *s)
 {
@@ -191,7 +204,8 @@ int hostgate_serve(int listen_fd, struct netcap *nc, const struct policy *p,
 	struct proxy_policy pol = { .rules = rules,
 				    .nrules = p->nhosts,
 				    .socks = nc->socks,
-				    .nsocks = nc->n };
+				    .nsocks = nc->n,
+				    .ask = asker ? ask_thunk : NULL };
 	struct rlimit lim;
 	sigset_t all, old;
 	int ret = rules && g ? 0 : -ENOMEM;

@@ -145,6 +145,10 @@ int hostgate_serve(int listen_fd, struct netcap *nc, const struct policy *p,
 
 void hostgate_stop(void *handle);
 
+/* --ask: what hostgate_serve() gives the proxy to call before a
+ * refusal (platform_hosts_ask()). */
+void hostgate_ask(int (*ask)(const char *spec));
+
 /**
  * hostgate_line - the denial line of the proxy's refusal @rec, ended by
  * a newline and a NUL, escaped for a terminal, in @buf (@cap: 1024 is

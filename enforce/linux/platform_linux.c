@@ -133,6 +133,11 @@ void platform_gate_stop(void *handle)
 	sockgate_stop(handle);
 }
 
+void platform_hosts_ask(int (*ask)(const char *spec))
+{
+	hostgate_ask(ask);
+}
+
 const char *platform_hosts_capture_why(void)
 {
 	const struct netcap *nc = ns_netcap();

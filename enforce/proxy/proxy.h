@@ -83,7 +83,15 @@ struct proxy_policy {
 	unsigned idle_ms;	  /* 0: PROXY_IDLE_MS */
 	proxy_resolve_fn resolve; /* NULL: getaddrinfo() */
 	void *resolve_arg;
+	/* --ask: before a refusal, from a thread of the proxy's own, one
+	 * question at a time (it blocks: PROXY_ASK_MS at most).  Return:
+	 * nonzero to allow @spec (an --allow-host's text) for the run.
+	 * NULL: a refusal is final. */
+	int (*ask)(void *arg, const char *spec);
+	void *ask_arg;
 };
+
+#define PROXY_ASK_MS 35000 /* a refused client waits for the answer */
 
 struct proxy;
 

@@ -85,9 +85,20 @@ static void dial_orig(struct conn *c)
 	conn_dial(c);
 }
 
+static void by_name(struct conn *c, const struct proxy_target *name);
+
+/* After a yes to --ask: the name again (c->target holds it). */
+static void redo_name(struct conn *c)
+{
+	struct proxy_target t = c->target;
+
+	by_name(c, &t);
+}
+
 /* Decided by @name (the ClientHello's or the Host's). */
 static void by_name(struct conn *c, const struct proxy_target *name)
 {
+	c->redo = redo_name;
 	memset(&c->target, 0, sizeof(c->target));
 	memcpy(c->target.host, name->host, sizeof(c->target.host));
 	c->target.port = port_of(&c->orig);
@@ -115,6 +126,7 @@ static void by_addr(struct conn *c)
 	const char *first = NULL, *host;
 	struct proxy_target t;
 
+	c->redo = by_addr;
 	bufferevent_disable(c->client, EV_READ);
 	for (size_t i = 0; (host = names_of_addr(c->px->names, sa, i)); i++) {
 		memset(&t, 0, sizeof(t));

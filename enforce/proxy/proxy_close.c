@@ -87,6 +87,11 @@ void conn_timed_out(evutil_socket_t fd, short what, void *arg)
 		capture_quiet(c);
 		return;
 	}
+	if (c->phase == P_ASKING) {
+		c->redo = NULL; /* no answer: refused, not asked again */
+		conn_refuse(c, "not allowed: no answer to --ask");
+		return;
+	}
 	if (c->captured &&
 	    (c->phase == P_RESOLVING || c->phase == P_CONNECTING)) {
 		conn_upstream(c, strerror(ETIMEDOUT));
@@ -229,6 +234,10 @@ void conn_refuse(struct conn *c, const char *rule)
 	char dest[PROXY_HOST_MAX + 16], allow[PROXY_HOST_MAX + 32];
 	json_t *more, *rec;
 
+	if (!c->asked)
+		snprintf(c->why, sizeof(c->why), "%s", rule);
+	if (proxy_ask_conn(c))
+		return; /* --ask: on with it once answered */
 	proxy_stats_add(c->px, 0, true);
 	if (c->px->record) {
 		proxy_target_format(&c->target, dest, sizeof(dest));

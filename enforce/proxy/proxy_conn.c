@@ -40,6 +40,7 @@ void conn_start(struct conn *c)
 
 static void decide(struct conn *c)
 {
+	c->redo = decide;
 
 	c->verdict =
 		proxy_match(c->px->pol.rules, c->px->pol.nrules, &c->target);
@@ -198,10 +199,11 @@ static void on_client_event(struct bufferevent *bev, short what, void *arg)
  * (one of them refuses the name: an answer may mix them), and again of
  * the one dialed, just before the connect (the host's addresses may
  * have changed since). */
-static bool refuse_special(struct conn *c, const struct sockaddr *sa)
+bool proxy_special_why(struct proxy *px, const struct sockaddr *sa, char *buf,
+		       size_t cap)
 {
-	char text[INET6_ADDRSTRLEN + 256], addr[INET6_ADDRSTRLEN] = "?";
-	const struct netclass *nc;
+	char addr[INET6_ADDRSTRLEN] = "?";
+	const struct netclass *nc = netclass_special(sa);
 	const void *a =
 		sa->sa_family == AF_INET6
 			? (const void *)&((const struct sockaddr_in6 *)sa)
@@ -209,23 +211,30 @@ static bool refuse_special(struct conn *c, const struct sockaddr *sa)
 			: (const void *)&((const struct sockaddr_in *)sa)
 				  ->sin_addr;
 
-	if (c->verdict == PROXY_EXACT)
-		return false;
-	nc = netclass_special(sa);
-	if (!nc && !proxy_is_own(c->px, sa))
+	if (!nc && !proxy_is_own(px, sa))
 		return false;
 	if (sa->sa_family == AF_INET || sa->sa_family == AF_INET6)
 		inet_ntop(sa->sa_family, a, addr, sizeof(addr));
 	if (nc && nc->family != AF_UNSPEC)
-		snprintf(text, sizeof(text),
+		snprintf(buf, cap,
 			 "a name under a wildcard that resolves to %s, %s "
 			 "(%s, %s): only a rule naming it reaches it",
 			 addr, nc->name, nc->block, nc->rfc);
 	else
-		snprintf(text, sizeof(text),
+		snprintf(buf, cap,
 			 "a name under a wildcard that resolves to %s, %s: "
 			 "only a rule naming it reaches it",
 			 addr, nc ? nc->name : "an address of this host");
+	return true;
+}
+
+static bool refuse_special(struct conn *c, const struct sockaddr *sa)
+{
+	char text[INET6_ADDRSTRLEN + 256];
+
+	if (c->verdict == PROXY_EXACT ||
+	    !proxy_special_why(c->px, sa, text, sizeof(text)))
+		return false;
 	conn_refuse(c, text);
 	return true;
 }

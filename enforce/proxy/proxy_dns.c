@@ -16,7 +16,9 @@
  * NXDOMAIN too, and one record saying the host's own network failed,
  * not the policy.  The messages are dnsmsg.c's.
  */
+#include <arpa/inet.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -98,7 +100,7 @@ static enum proxy_verdict verdict_of(struct proxy *px, const char *name)
 	memset(&t, 0, sizeof(t));
 	if (strlen(name) >= sizeof(t.host))
 		return PROXY_DENY;
-	strcpy(t.host, name);
+	memcpy(t.host, name, strlen(name) + 1);
 	for (size_t i = 0; i < px->pol.nrules && best != PROXY_EXACT; i++) {
 		if (px->pol.rules[i].is_ip)
 			continue;
@@ -134,6 +136,7 @@ static void answer_addrs(struct proxy *px, const struct reply_to *to,
 			 const struct sockaddr_storage *addrs, int n)
 {
 	struct sockaddr_storage keep[PROXY_ADDRS_MAX];
+	char why[INET6_ADDRSTRLEN + 256];
 	size_t k = 0;
 
 	if (n <= 0) {
@@ -155,10 +158,9 @@ static void answer_addrs(struct proxy *px, const struct reply_to *to,
 		keep[k++] = addrs[i];
 	}
 	if (n > 0 && k == 0) {
-		refused(px, q->name,
-			"a name under a wildcard that resolves to a "
-			"special-purpose address: only a rule naming it "
-			"reaches it");
+		proxy_special_why(px, (const struct sockaddr *)&addrs[0], why,
+				  sizeof(why));
+		refused(px, q->name, why);
 		answer(to, q, ns_r_nxdomain, NULL, 0);
 		return;
 	}
@@ -182,6 +184,69 @@ static void reverse(struct proxy *px, const struct reply_to *to,
 	send_answer(to, out, dnsmsg_answer_ptr(q, name, NAMES_TTL, out, cap));
 }
 
+static void dq_free(struct proxy *px, struct dnsq *dq);
+
+/* A query kept for later (its name resolving, or asked about), or NULL
+ * (too many, or out of memory). */
+static struct dnsq *dq_new(struct proxy *px, const struct reply_to *to,
+			   const struct dns_query *q, enum proxy_verdict v)
+{
+	struct dnsq *dq = px->dns_pending < DNS_PENDING_MAX
+				  ? calloc(1, sizeof(*dq))
+				  : NULL;
+
+	if (!dq)
+		return NULL;
+	dq->fd = to->fd;
+	dq->tcp = to->tcp;
+	if (to->from) {
+		dq->from = *to->from;
+		dq->fromlen = to->fromlen;
+	}
+	dq->q = *q;
+	dq->verdict = v;
+	dq->next = px->dnsqs;
+	if (px->dnsqs)
+		px->dnsqs->prev = dq;
+	px->dnsqs = dq;
+	px->dns_pending++;
+	return dq;
+}
+
+/* @dq's name to the resolver threads.  Return: 0, or -ENOMEM (@dq
+ * freed). */
+static int dq_resolve(struct proxy *px, struct dnsq *dq)
+{
+	struct job *j = calloc(1, sizeof(*j));
+
+	if (!j) {
+		dq_free(px, dq);
+		return -ENOMEM;
+	}
+	j->dq = dq;
+	snprintf(j->host, sizeof(j->host), "%s", dq->q.name);
+	j->port = 443;
+	resolver_submit(px->resolver, j);
+	return 0;
+}
+
+void dns_asked(struct proxy *px, struct dnsq *dq, bool yes)
+{
+	struct reply_to to = { dq->fd, dq->tcp, &dq->from, dq->fromlen };
+	bool there = dq->fd >= 0 || dq->tcp;
+
+	if (yes) {
+		dq->verdict = verdict_of(px, dq->q.name);
+		if (dq_resolve(px, dq) < 0 && there)
+			answer(&to, &dq->q, ns_r_servfail, NULL, 0);
+		return;
+	}
+	refused(px, dq->q.name, "a name no --allow-host names");
+	if (there)
+		answer(&to, &dq->q, ns_r_nxdomain, NULL, 0);
+	dq_free(px, dq);
+}
+
 static void query(struct proxy *px, const struct reply_to *to,
 		  const uint8_t *msg, size_t len)
 {
@@ -190,7 +255,6 @@ static void query(struct proxy *px, const struct reply_to *to,
 	struct dns_query q;
 	enum proxy_verdict v;
 	struct dnsq *dq;
-	struct job *j;
 	int ret = dnsmsg_parse(msg, len, &q), n;
 
 	if (ret == -EINVAL) {
@@ -208,6 +272,14 @@ static void query(struct proxy *px, const struct reply_to *to,
 		return;
 	}
 	v = verdict_of(px, q.name);
+	if (v == PROXY_DENY && px->pol.ask &&
+	    (q.qtype == ns_t_a || q.qtype == ns_t_aaaa)) {
+		dq = dq_new(px, to, &q, v);
+		if (dq && proxy_ask_name(px, dq, q.name))
+			return; /* answered once the user has */
+		if (dq)
+			dq_free(px, dq);
+	}
 	if (v == PROXY_DENY) {
 		refused(px, q.name, "a name no --allow-host names");
 		answer(to, &q, ns_r_nxdomain, NULL, 0);
@@ -222,37 +294,9 @@ static void query(struct proxy *px, const struct reply_to *to,
 		answer_addrs(px, to, &q, v, addrs, n);
 		return;
 	}
-	if (px->dns_pending >= DNS_PENDING_MAX) {
+	dq = dq_new(px, to, &q, v);
+	if (!dq || dq_resolve(px, dq) < 0)
 		answer(to, &q, ns_r_servfail, NULL, 0);
-		return;
-	}
-	dq = calloc(1, sizeof(*dq));
-	j = dq ? calloc(1, sizeof(*j)) : NULL;
-	if (!j) {
-		free(dq);
-		answer(to, &q, ns_r_servfail, NULL, 0);
-		return;
-	}
-	dq->fd = to->fd;
-	dq->tcp = to->tcp;
-	if (to->from) {
-		dq->from = *to->from;
-		dq->fromlen = to->fromlen;
-	}
-	dq->q = q;
-	dq->verdict = v;
-	dq->next = px->dnsqs;
-	if (px->dnsqs)
-		px->dnsqs->prev = dq;
-	px->dnsqs = dq;
-	px->dns_pending++;
-	j->dq = dq;
-	memcpy(j->host, q.name,
-	       sizeof(j->host) < sizeof(q.name) ? sizeof(j->host)
-						: sizeof(q.name));
-	j->host[sizeof(j->host) - 1] = '\0';
-	j->port = 443;
-	resolver_submit(px->resolver, j);
 }
 
 static void dq_free(struct proxy *px, struct dnsq *dq)

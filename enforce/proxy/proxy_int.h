@@ -30,6 +30,7 @@ struct dnsq;
 enum phase {
 	P_SNIFF,      /* nothing read yet */
 	P_PEEK,	      /* captured: the first bytes, for a name */
+	P_ASKING,     /* refused, and the user is asked (--ask) */
 	P_HEAD,	      /* an HTTP request's head */
 	P_GREETING,   /* SOCKS5 methods */
 	P_REQUEST,    /* SOCKS5 request */
@@ -46,6 +47,7 @@ struct job {
 	struct conn *conn;
 	struct dnsq *dq; /* a resolver's query waiting for it, or NULL */
 	bool warm;	 /* a rule's name, resolved at the start */
+	bool ask;	 /* a question (host: the spec); n: 1 for yes */
 	char host[PROXY_HOST_MAX];
 	uint16_t port;
 	int n; /* addresses, or -errno */
@@ -79,6 +81,9 @@ struct conn {
 	bool socks, client_eof, up_eof;
 	bool captured;		      /* redirected: no proxy protocol */
 	struct sockaddr_storage orig; /* captured: where it was going */
+	void (*redo)(struct conn *c); /* the decision, again after a yes */
+	bool asked;		      /* --ask asked about it already */
+	char why[256];		      /* the refusal's rule, while asked */
 	struct proxy_request req;
 	struct proxy_target target;
 	enum proxy_verdict verdict;
@@ -105,6 +110,7 @@ struct proxy {
 	void *record_arg;
 	struct conn *conns;
 	struct resolver *resolver;
+	struct resolver *asker;	     /* --ask's thread: the same queue's code */
 	struct names *names;	     /* proxy_names.c */
 	struct evconnlistener **lst; /* the capture's listeners */
 	void *lst_args;		     /* theirs (proxy_capture.c) */
@@ -149,6 +155,10 @@ void conn_dial(struct conn *c);
 /* A new connection of @fd on the loop, counted; NULL when out of
  * memory (@fd closed). */
 struct conn *conn_new(struct proxy *px, int fd);
+/* Is @sa special-purpose (netclass.c) or one of the host's own?  Then
+ * why a name under a wildcard may not reach it, into @buf. */
+bool proxy_special_why(struct proxy *px, const struct sockaddr *sa, char *buf,
+		       size_t cap);
 /* Re-enable every listener paused at the cap. */
 void proxy_listeners_enable(struct proxy *px);
 
@@ -159,6 +169,18 @@ void conn_reset(struct conn *c);
  * record ("upstream": true) for its owner to say, @why the error. */
 void conn_upstream(struct conn *c, const char *why);
 void proxy_upstream(struct proxy *px, const char *dest, const char *why);
+
+/* proxy_ask.c: --ask before a refusal */
+/* Ask about @c's target instead of refusing it now (its redo set, not
+ * asked yet, an asker there).  Return: true when asked (the answer
+ * goes on with it), false to refuse now. */
+bool proxy_ask_conn(struct conn *c);
+/* Ask about @name for a query waiting (dq). */
+bool proxy_ask_name(struct proxy *px, struct dnsq *dq, const char *name);
+/* An ask job came back: the rule added on a yes, then on with it. */
+void proxy_asked(struct proxy *px, struct job *j);
+/* Add --allow-host @spec to the rules.  Return: 0 or -errno. */
+int proxy_rule_add(struct proxy *px, const char *spec);
 
 /* proxy_capture.c: the redirected connections and the loopback
  * forwards (their listeners among pol.socks) */
@@ -172,6 +194,8 @@ int dns_start(struct proxy *px);
 void dns_stop(struct proxy *px);
 /* A job of a query came back (its dq set); the job is the caller's. */
 void dns_resolved(struct proxy *px, struct job *j);
+/* The user answered about @dq's name (--ask): on with it, or refused. */
+void dns_asked(struct proxy *px, struct dnsq *dq, bool yes);
 
 /* proxy_names.c: what names resolved to, outside: for answers (fresh
  * for NAMES_TTL seconds) and to know which name an address came from */
@@ -194,7 +218,7 @@ bool names_holds(struct names *n, const char *host, const struct sockaddr *sa);
 bool tunnel_splice(struct conn *c);
 
 /* proxy_resolve.c */
-int resolver_start(struct proxy *px, struct resolver **out);
+int resolver_start(struct proxy *px, struct resolver **out, int nthreads);
 int resolver_submit(struct resolver *r, struct job *j);
 void resolver_stop(struct resolver *r);
 

@@ -125,7 +125,9 @@ static void on_done(evutil_socket_t fd, short what, void *arg)
 	for (ssize_t i = 0; i < n / (ssize_t)sizeof(jobs[0]); i++) {
 		struct job *j = jobs[i];
 
-		if (j->warm && j->n > 0)
+		if (j->ask)
+			proxy_asked(px, j);
+		else if (j->warm && j->n > 0)
 			names_put(px->names, j->host, j->addrs, j->n);
 		else if (j->dq)
 			dns_resolved(px, j);
@@ -221,7 +223,9 @@ static int setup(struct proxy *px, int listen_fd)
 		return -ENOMEM;
 	ret = own_start(px);
 	if (!ret)
-		ret = resolver_start(px, &px->resolver);
+		ret = resolver_start(px, &px->resolver, PROXY_RESOLVERS);
+	if (!ret && px->pol.ask)
+		ret = resolver_start(px, &px->asker, 1);
 	if (!ret)
 		ret = capture_start(px);
 	if (!ret)
@@ -239,6 +243,7 @@ static void teardown(struct proxy *px)
 	while (px->conns)
 		conn_free(px->conns);
 	capture_stop(px);
+	resolver_stop(px->asker);
 	resolver_stop(px->resolver);
 	if (px->done_ev)
 		on_done(px->donefd[0], 0, px); /* the jobs done, freed */

@@ -62,6 +62,8 @@ static int lookup(const char *host, uint16_t port, struct sockaddr_storage *out,
 
 static int resolve(struct proxy *px, struct job *j)
 {
+	if (j->ask)
+		return px->pol.ask(px->pol.ask_arg, j->host) ? 1 : 0;
 	if (px->pol.resolve)
 		return px->pol.resolve(px->pol.resolve_arg, j->host, j->port,
 				       j->addrs, PROXY_ADDRS_MAX);
@@ -97,7 +99,7 @@ static void *worker(void *arg)
 	return NULL;
 }
 
-int resolver_start(struct proxy *px, struct resolver **out)
+int resolver_start(struct proxy *px, struct resolver **out, int nthreads)
 {
 	struct resolver *r = calloc(1, sizeof(*r));
 	int ret = 0;
@@ -108,7 +110,8 @@ int resolver_start(struct proxy *px, struct resolver **out)
 	r->tail = &r->head;
 	pthread_mutex_init(&r->mu, NULL);
 	pthread_cond_init(&r->cv, NULL);
-	for (; r->nthreads < PROXY_RESOLVERS; r->nthreads++) {
+	for (; r->nthreads < nthreads && r->nthreads < PROXY_RESOLVERS;
+	     r->nthreads++) {
 		ret = -pthread_create(&r->threads[r->nthreads], NULL, worker,
 				      r);
 		if (ret)

@@ -62,6 +62,30 @@ static void shadowed(void *tally, const char *dir)
 	tally_shadowed(tally, dir);
 }
 
+static int ask_yes(const char *spec)
+{
+	return ask_host(spec) != ASK_NO;
+}
+
+/* --ask: the terminal opened, the proxy told whom to ask, the command
+ * given the terminal's foreground (ask.c). */
+static int start_asking(struct cli *c)
+{
+	char err[256];
+
+	if (c->cmd != CMD_RUN) {
+		say_error("--ask goes with a run: cordon --ask -- COMMAND");
+		return -1;
+	}
+	if (ask_start(c->ask_profile, err, sizeof(err))) {
+		say_error("%s", err);
+		return -1;
+	}
+	c->policy.ask_fg = true;
+	platform_hosts_ask(ask_yes);
+	return 0;
+}
+
 int launch_prepare(struct cli *c, struct launch *l, struct supervisor *sup)
 {
 	struct policy *p = &c->policy;
@@ -104,6 +128,8 @@ int launch_prepare(struct cli *c, struct launch *l, struct supervisor *sup)
 			return EXIT_CORDON;
 		}
 	}
+	if (c->ask && start_asking(c))
+		return EXIT_CORDON;
 	ret = platform_roots(p, &l->fs, c->cmd == CMD_LEARN);
 	if (ret) {
 		say_error("cannot add the terminal's root: %s", strerror(-ret));
@@ -211,4 +237,5 @@ void launch_stop(struct launch *l)
 {
 	platform_gate_stop(l->served);
 	l->served = NULL;
+	ask_stop();
 }

@@ -113,4 +113,22 @@ void shimenv_add_proxy(char **envp, size_t cap);
 int shimenv_prepare(struct cli *c, char *const *from, char **envp, size_t cap,
 		    struct supervisor *sup, const struct feature_set *fs);
 
+/*
+ * ask.c - --ask: a refused host asked about on the controlling terminal,
+ * outside the command's reach.
+ */
+
+enum { ASK_NO, ASK_YES, ASK_ALWAYS };
+
+/* Open the terminal (stdin must be one) and hold @profile's directory
+ * (NULL: "always" is not offered).  Return: 0, or -1 with @err set. */
+int ask_start(const char *profile, char *err, size_t errlen);
+
+/* Ask about @spec (an --allow-host's text); blocks up to 30 s.  Return:
+ * ASK_NO, ASK_YES or ASK_ALWAYS (written into the profile). */
+int ask_host(const char *spec);
+
+/* The terminal back to the launcher's process group, closed. */
+void ask_stop(void);
+
 #endif

@@ -2,8 +2,9 @@
 # initramfs.sh - the kernel matrix's initramfs for one unpacked kernel:
 # busybox-static, the modules that mount the host's root (virtio, 9p,
 # overlay) from that kernel's own tree in dependency order, and init;
-# and unix_diag, which the broker asks (the guest cannot load a module
-# later: its root is the host's, without the guest kernel's modules).
+# and unix_diag, which the broker asks, and nf_tables' NAT, which capture
+# needs (the guest cannot load a module later: its root is the host's,
+# without the guest kernel's modules).
 #
 #   initramfs.sh KERNEL_DIR OUT.cpio.gz
 #
@@ -52,7 +53,10 @@ add() {
 	order="$order $1"
 }
 
-for m in virtio_pci 9pnet_virtio 9p overlay unix_diag; do
+# nf_tables with NAT and reject: --allow-host's transparent capture
+# (enforce/linux/netcap.c), which a Debian system loads on first use
+for m in virtio_pci 9pnet_virtio 9p overlay unix_diag \
+	nf_tables nft_chain_nat nft_redir nft_reject_inet; do
 	p=$(path_of "$m")
 	if [ -n "$p" ]; then
 		add "$p"

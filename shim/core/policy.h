@@ -102,6 +102,9 @@ struct policy {
 	/* hosts allowed, captured in the namespace (enforce/linux/netcap.c):
 	 * set by the launcher where the kernel and nft allow it */
 	bool capture;
+	/* --ask: the command in a process group of its own, the terminal's
+	 * foreground, which the supervisor takes back to ask */
+	bool ask_fg;
 	bool quiet;
 	/* the home directory, canonical (NULL: none): where the tools'
 	 * roots lie (toolroot.h), and a grant never to suggest whole */

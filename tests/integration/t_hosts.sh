@@ -7,8 +7,9 @@
 # These are the proxy variables' tests: a kernel without nf_tables NAT
 # has them alone, and --no-capture asks for them here (t_capture.sh
 # tests what capture adds).  "cordon learn" and "explain" take no run
-# options first.
-cordon() {
+# options first.  (A name of its own: the suite sources every file into
+# one shell.)
+hosts_cordon() {
 	case $1 in
 	learn | explain | probe | session) "$CORDON" "$@" ;;
 	*) "$CORDON" --no-capture "$@" ;;
@@ -62,14 +63,14 @@ served() {
 
 test_hosts_curl_reaches_an_allowed_name_and_nothing_else() {
 	origin_start
-	cordon --allow-host "allowed.cordon.test:$oport" -- \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" -- \
 		curl -sS "http://allowed.cordon.test:$oport/index.txt"
 	assert_status 0
 	assert_stdout_has "hello from the origin"
 	[ "$(served "allowed.cordon.test:$oport /index.txt")" = 1 ] ||
 		fail "the origin did not serve the allowed name"
 	# another name of the very same server is refused, and explained
-	cordon --allow-host "allowed.cordon.test:$oport" -- \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" -- \
 		curl -sS -o /dev/null -w '%{http_code}' \
 		"http://other.cordon.test:$oport/index.txt"
 	assert_stdout_has 403
@@ -82,7 +83,7 @@ test_hosts_curl_reaches_an_allowed_name_and_nothing_else() {
 		"$HOME/.local/state/cordon/audit.jsonl" ||
 		fail "no record of the refused host"
 	# the option, pasted as printed, lets it through
-	cordon --allow-host "allowed.cordon.test:$oport" \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" \
 		--allow-host "other.cordon.test:$oport" -- \
 		curl -sS "http://other.cordon.test:$oport/index.txt"
 	assert_status 0
@@ -92,16 +93,16 @@ test_hosts_curl_reaches_an_allowed_name_and_nothing_else() {
 
 test_hosts_connect_tunnel_and_socks() {
 	origin_start
-	cordon --allow-host "allowed.cordon.test:$oport" -- \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" -- \
 		curl -sS --proxytunnel "http://allowed.cordon.test:$oport/index.txt"
 	assert_status 0
 	assert_stdout_has "hello from the origin"
-	cordon --allow-host "allowed.cordon.test:$oport" -- \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" -- \
 		curl -sS --proxytunnel "http://other.cordon.test:$oport/index.txt"
 	assert_status_not 0
 	assert_stderr_has "allow with --allow-host other.cordon.test:$oport$"
 	# ALL_PROXY: SOCKS5 with the name (socks5h)
-	cordon --allow-host "allowed.cordon.test:$oport" -- bash -c \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" -- bash -c \
 		'curl -sS --proxy "$ALL_PROXY" "$0"' \
 		"http://allowed.cordon.test:$oport/index.txt"
 	assert_status 0
@@ -120,18 +121,18 @@ test_hosts_python_urllib_and_git_over_http() {
 		--allow-empty -m "from the origin"
 	git -C "$T/out/src" push -q origin HEAD 2> /dev/null
 	git -C "$T/www/repo.git" update-server-info
-	cordon --allow-host "allowed.cordon.test:$oport" -- python3 -c \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" -- python3 -c \
 		'import sys, urllib.request
 print(urllib.request.urlopen(sys.argv[1]).read().decode())' \
 		"http://allowed.cordon.test:$oport/index.txt"
 	assert_status 0
 	assert_stdout_has "hello from the origin"
-	cordon --allow-host "allowed.cordon.test:$oport" -- \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" -- \
 		git clone -q "http://allowed.cordon.test:$oport/repo.git" clone
 	assert_status 0
 	[ "$(git -C "$T/ws/clone" log --format=%s)" = "from the origin" ] ||
 		fail "git did not clone through the proxy"
-	cordon --allow-host "allowed.cordon.test:$oport" -- \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" -- \
 		git clone -q "http://other.cordon.test:$oport/repo.git" clone2
 	assert_status_not 0
 	assert_absent "$T/ws/clone2/.git"
@@ -143,25 +144,25 @@ test_hosts_ip_literal_and_other_port_refused() {
 	origin_start
 	# the host's loopback, asked of the proxy (NO_PROXY keeps the
 	# sandbox's own loopback from it, hence --noproxy '')
-	cordon --allow-host "allowed.cordon.test:$oport" -- \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" -- \
 		curl -sS --noproxy '' -o /dev/null -w '%{http_code}' \
 		"http://127.0.0.1:$oport/index.txt"
 	assert_stdout_has 403
 	assert_stderr_has "allow with --allow-host 127.0.0.1:$oport$"
 	# the allowed name, another port: the rule is for $oport only
-	cordon --allow-host "allowed.cordon.test:$oport" -- \
+	hosts_cordon --allow-host "allowed.cordon.test:$oport" -- \
 		curl -sS -o /dev/null -w '%{http_code}' \
 		"http://allowed.cordon.test:$((oport + 1))/index.txt"
 	assert_stdout_has 403
 	assert_stderr_has "allow with --allow-host allowed.cordon.test:$((oport + 1))$"
 	# without a port, 80 and 443 only
-	cordon --allow-host allowed.cordon.test -- \
+	hosts_cordon --allow-host allowed.cordon.test -- \
 		curl -sS -o /dev/null -w '%{http_code}' \
 		"http://allowed.cordon.test:$oport/index.txt"
 	assert_stdout_has 403
 	[ "$(served /index.txt)" = 0 ] || fail "the origin served a refusal"
 	# the IP rule printed lets the literal through
-	cordon --allow-host "127.0.0.1:$oport" -- \
+	hosts_cordon --allow-host "127.0.0.1:$oport" -- \
 		curl -sS --noproxy '' "http://127.0.0.1:$oport/index.txt"
 	assert_status 0
 	[ "$(served "127.0.0.1:$oport /index.txt")" = 1 ] ||
@@ -172,13 +173,13 @@ test_hosts_wildcard_never_reaches_the_hosts_own_addresses() {
 	origin_start
 	# *.cordon.test matches, but the name is the host's loopback: only
 	# the exact name lets it through (the rule in doc/security.md, "Hosts")
-	cordon --allow-host "*.cordon.test:$oport" -- \
+	hosts_cordon --allow-host "*.cordon.test:$oport" -- \
 		curl -sS -o /dev/null -w '%{http_code}' \
 		"http://allowed.cordon.test:$oport/index.txt"
 	assert_stdout_has 403
 	assert_stderr_has "allow with --allow-host allowed.cordon.test:$oport$"
 	[ "$(served /index.txt)" = 0 ] || fail "a wildcard reached loopback"
-	cordon --allow-host "*.cordon.test:$oport" \
+	hosts_cordon --allow-host "*.cordon.test:$oport" \
 		--allow-host "allowed.cordon.test:$oport" -- \
 		curl -sS "http://allowed.cordon.test:$oport/index.txt"
 	assert_status 0
@@ -192,16 +193,16 @@ test_hosts_static_direct_connect_and_udp_reach_nothing() {
 	addr=$(host_ipv4) ||
 		skip "SKIP: this host has no IPv4 address but loopback"
 	start_listener -A
-	cordon --allow-host "allowed.cordon.test" -- \
+	hosts_cordon --allow-host "allowed.cordon.test" -- \
 		"$HELPERS/inetpeer" tcp "$addr" "$port"
 	assert_status 1
-	cordon --allow-host "allowed.cordon.test" -- \
+	hosts_cordon --allow-host "allowed.cordon.test" -- \
 		"$HELPERS/inetpeer" tcp 127.0.0.1 "$port"
 	assert_status 1
 	wait_listener
 	[ "$contacts" = 0 ] || fail "the listener saw $contacts connections"
 	start_listener -A -u
-	cordon --allow-host "allowed.cordon.test" -- \
+	hosts_cordon --allow-host "allowed.cordon.test" -- \
 		"$HELPERS/inetpeer" udp "$addr" "$port"
 	assert_status 1
 	wait_listener
@@ -210,7 +211,7 @@ test_hosts_static_direct_connect_and_udp_reach_nothing() {
 	start_listener -A
 	plain "$HELPERS/inetpeer" tcp "$addr" "$port"
 	assert_status 0
-	cordon --net --allow-host "allowed.cordon.test" -- \
+	hosts_cordon --net --allow-host "allowed.cordon.test" -- \
 		"$HELPERS/inetpeer" tcp "$addr" "$port"
 	assert_status 0
 	wait_listener
@@ -227,12 +228,12 @@ test_hosts_direct_connect_of_a_shimmed_program_is_explained() {
 	addr=$(host_ipv4) ||
 		skip "SKIP: this host has no IPv4 address but loopback"
 	start_listener -A
-	cordon --allow-host "allowed.cordon.test" -- \
+	hosts_cordon --allow-host "allowed.cordon.test" -- \
 		bash -c 'exec 3<>/dev/tcp/$0/$1' "$addr" "$port"
 	assert_status_not 0
 	assert_stderr_has "^cordon: denied connect $addr:$port \[connect\] (only the allowed hosts are reached, through cordon's proxy (HTTPS_PROXY, ALL_PROXY), and this program went round it); allow with --net$"
 	# the option printed
-	cordon --allow-host "allowed.cordon.test" --net -- \
+	hosts_cordon --allow-host "allowed.cordon.test" --net -- \
 		bash -c 'exec 3<>/dev/tcp/$0/$1' "$addr" "$port"
 	assert_status 0
 	wait_listener
@@ -240,34 +241,34 @@ test_hosts_direct_connect_of_a_shimmed_program_is_explained() {
 }
 
 test_hosts_proxy_variables_survive_a_cleared_environment() {
-	cordon --allow-host allowed.cordon.test -- \
+	hosts_cordon --allow-host allowed.cordon.test -- \
 		env -i /bin/sh -c 'echo "$HTTPS_PROXY $https_proxy $ALL_PROXY $NO_PROXY"'
 	assert_status 0
 	assert_stdout_has "^http://127.0.0.1:3128 http://127.0.0.1:3128 socks5h://127.0.0.1:3128 localhost,127.0.0.1,::1$"
 	# the user's own are replaced: traffic goes to the proxy or nowhere
-	HTTPS_PROXY=http://elsewhere:1 cordon -e HTTPS_PROXY \
+	HTTPS_PROXY=http://elsewhere:1 hosts_cordon -e HTTPS_PROXY \
 		--allow-host allowed.cordon.test -- printenv HTTPS_PROXY
 	assert_stdout_has "^http://127.0.0.1:3128$"
 	# --net is the whole network: no proxy
-	cordon --net --allow-host allowed.cordon.test -- printenv HTTPS_PROXY
+	hosts_cordon --net --allow-host allowed.cordon.test -- printenv HTTPS_PROXY
 	assert_status 1
 }
 
 test_hosts_profile_key_and_bad_input() {
 	origin_start
 	printf '{"allow_hosts": ["allowed.cordon.test:%s"]}\n' "$oport" > "$T/out/p.json"
-	cordon -p "$T/out/p.json" -- curl -sS "http://allowed.cordon.test:$oport/index.txt"
+	hosts_cordon -p "$T/out/p.json" -- curl -sS "http://allowed.cordon.test:$oport/index.txt"
 	assert_status 0
 	assert_stdout_has "hello from the origin"
-	cordon --allow-host 'bad host' -- true
+	hosts_cordon --allow-host 'bad host' -- true
 	assert_status 125
 	assert_stderr_lines 2
 	assert_stderr_has "^cordon: --allow-host 'bad host': expected HOST"
-	cordon --allow-host allowed.cordon.test --connect 443 -- true
+	hosts_cordon --allow-host allowed.cordon.test --connect 443 -- true
 	assert_status 125
 	assert_stderr_has "^cordon: --allow-host and --connect"
 	printf '{"allow_hosts": "x"}\n' > "$T/out/bad.json"
-	cordon -p "$T/out/bad.json" -- true
+	hosts_cordon -p "$T/out/bad.json" -- true
 	assert_status 125
 	assert_stderr_has "takes a list of hosts"
 }
@@ -275,7 +276,7 @@ test_hosts_profile_key_and_bad_input() {
 # Where no network namespace can be made, refused; --best-effort runs
 # with no network at all.
 test_hosts_refused_without_a_network_namespace() {
-	cordon -- true
+	hosts_cordon -- true
 	assert_status 0
 	plain "$HELPERS/nolandlock" --no-netns -- "$CORDON" \
 		--allow-host allowed.cordon.test -- true
@@ -303,19 +304,19 @@ test_hosts_learned_from_a_run() {
 	getent hosts far.cordon.test > /dev/null ||
 		skip "SKIP: far.cordon.test: this host has no IPv4 address but loopback"
 	origin_start 0.0.0.0
-	cordon learn -o "$T/out/p.json" -- \
+	hosts_cordon learn -o "$T/out/p.json" -- \
 		curl -sS -o /dev/null "http://far.cordon.test:$oport/index.txt"
 	assert_status 0
 	assert_stderr_has "1 host into $T/out/p.json"
 	python3 -c "import json,sys; p=json.load(open(sys.argv[1]))
 assert p == {'allow_hosts': ['far.cordon.test:' + sys.argv[2]]}, p" \
 		"$T/out/p.json" "$oport" || fail "the profile learned: $(cat "$T/out/p.json")"
-	cordon -p "$T/out/p.json" -- \
+	hosts_cordon -p "$T/out/p.json" -- \
 		curl -sS "http://far.cordon.test:$oport/index.txt"
 	assert_status 0
 	assert_stdout_has "hello from the origin"
 	# the twin: without the profile, nothing reaches it
-	cordon -- curl -sS "http://far.cordon.test:$oport/index.txt"
+	hosts_cordon -- curl -sS "http://far.cordon.test:$oport/index.txt"
 	assert_status_not 0
 	[ "$(served /index.txt)" = 2 ] ||
 		fail "the origin served $(served /index.txt) requests, expected 2"
@@ -324,10 +325,10 @@ assert p == {'allow_hosts': ['far.cordon.test:' + sys.argv[2]]}, p" \
 # explain: a port, with hosts allowed, is reached through the proxy only;
 # the option it names (--net) is what reaches it directly.
 test_hosts_explain_a_port() {
-	cordon explain --connect 443 --allow-host allowed.cordon.test
+	hosts_cordon explain --connect 443 --allow-host allowed.cordon.test
 	assert_status 1
 	assert_stdout_has "^denied connect 443: with --allow-host, the hosts named are reached through cordon's proxy, and none directly; allow with --net$"
-	cordon explain --connect 443 --allow-host allowed.cordon.test --net
+	hosts_cordon explain --connect 443 --allow-host allowed.cordon.test --net
 	assert_status 0
 	assert_stdout_has "^allowed connect 443: the network is on$"
 }

@@ -395,7 +395,7 @@ static void v6_name(const char *text, char *name)
 		name[2 * i] = "0123456789abcdef"[nib];
 		name[2 * i + 1] = '.';
 	}
-	strcpy(name + 64, "ip6.arpa");
+	memcpy(name + 64, "ip6.arpa", sizeof("ip6.arpa"));
 }
 
 Test(dnsmsg, reverse_v6)
@@ -420,11 +420,10 @@ Test(dnsmsg, reverse_v6)
 	bad[1] = 'b';
 	cr_assert(!reverse(bad, &ss), "%s", bad);
 	/* not hexadecimal */
-	strcpy(bad, name);
+	snprintf(bad, sizeof(bad), "%s", name);
 	bad[6] = 'g';
 	cr_assert(!reverse(bad, &ss));
-	strcpy(bad, name);
-	strcpy(bad + 64, "ip6.arpa.x");
+	snprintf(bad, sizeof(bad), "%.64sip6.arpa.x", name);
 	cr_assert(!reverse(bad, &ss));
 	cr_assert(!reverse("ip6.arpa", &ss));
 	cr_assert(!reverse("1.ip6.arpa", &ss));
