@@ -246,6 +246,7 @@ $(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(GEN_SRCS) $(wildcar
 BENCH_BINS = $(B)/bench/brun $(B)/bench/openstat $(B)/bench/llonly \
 	$(B)/bench/isocost $(B)/bench/unixconnect $(B)/bench/proxybench \
 	$(B)/bench/sessioncost $(B)/bench/unixloop $(B)/bench/filteronly \
+	$(B)/bench/capturebench \
 	$(B)/bench/empty.so
 $(B)/bench/empty.so: scripts/bench/empty.c
 	@mkdir -p $(dir $@)

@@ -49,6 +49,7 @@ LIB=$B/libcordon.so
 for f in "$CORDON" "$LIB" "$B/bench/brun" "$B/bench/openstat" \
 	"$B/bench/llonly" "$B/bench/isocost" "$B/bench/unixconnect" \
 	"$B/bench/proxybench" "$B/bench/unixloop" "$B/bench/filteronly" \
+	"$B/bench/capturebench" \
 	"$B/helpers/fakeabi" \
 	"$B/bench/empty.so"; do
 	[ -x "$f" ] || die "'$f' missing: run make bench"
@@ -387,6 +388,57 @@ PROXY=$B/bench/proxy.md
 	}' "$B/bench/proxy.raw" >"$PROXY" ||
 	echo "(not measured: proxybench failed)" >"$PROXY"
 
+# Transparent capture (issue 32): a client that dials the address
+# itself, captured in the namespace, beside the same client through the
+# proxy variables' CONNECT and bare (scripts/bench/capturebench.c, the
+# origin on this host's address; 11 rounds interleaved, medians).
+echo "bench: transparent capture"
+CAPTURE=$B/bench/capture.md
+far=$(hostname -I 2>/dev/null | tr ' ' '\n' | grep -m1 '^[0-9.]*$')
+if [ -n "$far" ]; then
+	"$B/bench/capturebench" server "$far" >"$B/bench/capture.port" &
+	cbpid=$!
+	sleep 0.3
+	cport=$(cat "$B/bench/capture.port")
+	: >"$B/bench/capture.raw"
+	for r in $(seq 11); do
+		for way in direct captured proxyvars; do
+			case $way in
+			direct) set -- "$B/bench/capturebench" client direct ;;
+			captured) set -- "$CORDON" -q --allow-host "$far:$cport" -- \
+				"$B/bench/capturebench" client direct ;;
+			proxyvars) set -- "$CORDON" -q --no-capture \
+				--allow-host "$far:$cport" -- \
+				"$B/bench/capturebench" client connect ;;
+			esac
+			echo "$way $("$@" "$far" "$cport" 100 200 2>/dev/null | tr '\n' ' ')" \
+				>>"$B/bench/capture.raw"
+		done
+	done
+	kill "$cbpid" 2>/dev/null
+	awk '
+	function median(a, n,   i, j, t) {
+		for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+		return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+	}
+	$2 == "ttfb_us" { n[$1]++; t[$1, n[$1]] = $3; m[$1, n[$1]] = $5 }
+	END {
+		for (w in n) {
+			for (i = 1; i <= n[w]; i++) { tt[i] = t[w, i]; mm[i] = m[w, i] }
+			T[w] = median(tt, n[w]); M[w] = median(mm, n[w])
+		}
+		if (!T["captured"] || !T["proxyvars"]) exit 1
+		print "| --allow-host, a client dialing by itself | bare | captured | proxy variables (CONNECT) | captured / proxy variables | goal |"
+		print "| --- | ---: | ---: | ---: | ---: | --- |"
+		printf "| a 100 MB transfer | %d MB/s | %d MB/s | %d MB/s | %.0f %% | within 10 %% (%s) |\n", M["direct"], M["captured"], M["proxyvars"], 100 * M["captured"] / M["proxyvars"], (M["captured"] >= 0.9 * M["proxyvars"] ? "met" : "missed")
+		printf "| a connection to its first byte (mean of 200) | %d us | %d us | %d us | %.0f %% | within 10 %% (%s) |\n", T["direct"], T["captured"], T["proxyvars"], 100 * T["captured"] / T["proxyvars"], (T["captured"] <= 1.1 * T["proxyvars"] ? "met" : "missed")
+	}' "$B/bench/capture.raw" >"$CAPTURE" ||
+		echo "(not measured: capturebench failed; see $B/bench/capture.raw)" >"$CAPTURE"
+else
+	echo "(not measured: this host has no IPv4 address but loopback)" >"$CAPTURE"
+fi
+
 # A command in a session (issue 20): through `cordon run --session` and
 # through the protocol spoken by the client itself, against the same
 # client spawning /bin/true bare (scripts/bench/sessioncost.c), with the
@@ -475,6 +527,10 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo "What --allow-host's proxy costs (scripts/bench/proxybench.c: the proxy on its own threads, as the supervisor runs it; CONNECT tunnels spliced):"
 	echo
 	cat "$PROXY"
+	echo
+	echo "What transparent capture costs beside the proxy variables (scripts/bench/capturebench.c: a client that dials the origin itself, captured, against the same client sending CONNECT to cordon's proxy, and bare; 11 rounds interleaved, medians):"
+	echo
+	cat "$CAPTURE"
 	echo
 	echo "A command in a session (scripts/bench/sessioncost.c and sessioncost.py: the ways interleaved call by call, 20 rounds of 50):"
 	echo
