@@ -144,6 +144,12 @@ static int bound(const struct sockaddr_storage *a, int type)
 	return fd;
 }
 
+/* Did an IPv6 socket fail for want of IPv6 (ipv6.disable=1, or no ::1)? */
+static bool no_ipv6(int err)
+{
+	return err == -EADDRNOTAVAIL || err == -EAFNOSUPPORT;
+}
+
 static void addr_of(struct sockaddr_storage *a, const char *text)
 {
 	memset(a, 0, sizeof(*a));
@@ -298,7 +304,7 @@ static int forwards(const struct policy *p, struct netcap *nc, char *err,
 					continue; /* two names, one port */
 				fd = bound(&a[j], SOCK_STREAM);
 				/* ::1 where the kernel has no IPv6 */
-				if (fd == -EADDRNOTAVAIL && j)
+				if (no_ipv6(fd) && j)
 					continue;
 				if (fd < 0) {
 					snprintf(err, errlen,
@@ -358,7 +364,7 @@ int netcap_setup(const struct policy *p, struct netcap *nc, char *err,
 		set_port(&a, 53);
 		for (int k = 0; k < 2; k++) {
 			fd = bound(&a, k ? SOCK_STREAM : SOCK_DGRAM);
-			if (fd == -EADDRNOTAVAIL && a.ss_family == AF_INET6)
+			if (no_ipv6(fd) && a.ss_family == AF_INET6)
 				break; /* no IPv6 here */
 			if (fd < 0) {
 				snprintf(err, errlen,
@@ -378,7 +384,7 @@ int netcap_setup(const struct policy *p, struct netcap *nc, char *err,
 		addr_of(&a, k ? "::1" : "127.0.0.1");
 		set_port(&a, POLICY_CAPTURE_PORT);
 		fd = bound(&a, SOCK_STREAM);
-		if (fd == -EADDRNOTAVAIL && k)
+		if (no_ipv6(fd) && k)
 			break;
 		if (fd < 0) {
 			snprintf(err, errlen,
