@@ -100,8 +100,11 @@ void platform_gate_stop(void *handle);
 const char *platform_hosts_capture_why(void);
 
 /* --ask: before the gate is served, what the proxy calls before a
- * refusal (from a thread of its own; nonzero: allow @spec). */
-void platform_hosts_ask(int (*ask)(const char *spec));
+ * refusal (from a thread of its own; nonzero: allow @spec).
+ * @client_port: the asker's port inside, its TCP connection's or its
+ * query's (@udp), or 0. */
+void platform_hosts_ask(int (*ask)(const char *spec, unsigned int client_port,
+				   bool udp));
 
 /**
  * platform_roots - add to @p what exists only inside the boundary @s

@@ -187,7 +187,8 @@ void platform_gate_stop(void *handle)
 	(void)handle;
 }
 
-void platform_hosts_ask(int (*ask)(const char *spec))
+void platform_hosts_ask(int (*ask)(const char *spec, unsigned int client_port,
+				   bool udp))
 {
 	(void)ask;
 }

@@ -49,17 +49,19 @@ struct hostgate {
 	size_t nsaid;
 };
 
-static int (*asker)(const char *spec);
+static int (*asker)(const char *spec, unsigned int client_port, bool udp);
 
-void hostgate_ask(int (*ask)(const char *spec))
+void hostgate_ask(int (*ask)(const char *spec, unsigned int client_port,
+			     bool udp))
 {
 	asker = ask;
 }
 
-static int ask_thunk(void *arg, const char *spec)
+static int ask_thunk(void *arg, const char *spec, unsigned int client_port,
+		     bool udp)
 {
 	(void)arg;
-	return asker(spec);
+	return asker(spec, client_port, udp);
 }
 
 void hostgate_features(const struct policy *p, bool netns_ok, const char *needs,

@@ -147,7 +147,8 @@ void hostgate_stop(void *handle);
 
 /* --ask: what hostgate_serve() gives the proxy to call before a
  * refusal (platform_hosts_ask()). */
-void hostgate_ask(int (*ask)(const char *spec));
+void hostgate_ask(int (*ask)(const char *spec, unsigned int client_port,
+			     bool udp));
 
 /**
  * hostgate_line - the denial line of the proxy's refusal @rec, ended by

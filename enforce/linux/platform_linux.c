@@ -133,7 +133,8 @@ void platform_gate_stop(void *handle)
 	sockgate_stop(handle);
 }
 
-void platform_hosts_ask(int (*ask)(const char *spec))
+void platform_hosts_ask(int (*ask)(const char *spec, unsigned int client_port,
+				   bool udp))
 {
 	hostgate_ask(ask);
 }

@@ -86,8 +86,12 @@ struct proxy_policy {
 	/* --ask: before a refusal, from a thread of the proxy's own, one
 	 * question at a time (it blocks: PROXY_ASK_MS at most).  Return:
 	 * nonzero to allow @spec (an --allow-host's text) for the run.
-	 * NULL: a refusal is final. */
-	int (*ask)(void *arg, const char *spec);
+	 * @client_port: the asker's port inside (a session finds its call
+	 * by it): its TCP connection's, or for a name looked up its
+	 * query's (@udp: a UDP one); 0: unknown.  NULL: a refusal is
+	 * final. */
+	int (*ask)(void *arg, const char *spec, unsigned int client_port,
+		   bool udp);
 	void *ask_arg;
 };
 

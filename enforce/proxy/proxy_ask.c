@@ -50,6 +50,7 @@ bool proxy_ask_conn(struct conn *c)
 	j = ask_job(spec);
 	if (!j)
 		return false;
+	j->client_port = conn_client_port(c);
 	c->asked = true;
 	c->phase = P_ASKING;
 	j->conn = c;
@@ -60,7 +61,8 @@ bool proxy_ask_conn(struct conn *c)
 	return true;
 }
 
-bool proxy_ask_name(struct proxy *px, struct dnsq *dq, const char *name)
+bool proxy_ask_name(struct proxy *px, struct dnsq *dq, const char *name,
+		    unsigned int client_port, bool udp)
 {
 	struct job *j;
 
@@ -70,6 +72,8 @@ bool proxy_ask_name(struct proxy *px, struct dnsq *dq, const char *name)
 	if (!j)
 		return false;
 	j->dq = dq;
+	j->client_port = (uint16_t)client_port;
+	j->client_udp = udp;
 	resolver_submit(px->asker, j);
 	return true;
 }

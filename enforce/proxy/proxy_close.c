@@ -211,20 +211,25 @@ void conn_socks_error(struct conn *c, int code)
 /* The command's end of the connection, its port on the namespace's
  * loopback, as "client_port": which process asked (a session's tag
  * finds it in /proc while the connection waits for its answer). */
-static void add_client_port(struct conn *c, json_t *more)
+uint16_t conn_client_port(struct conn *c)
 {
 	struct sockaddr_storage ss;
 	socklen_t len = sizeof(ss);
 	int fd = c->client ? bufferevent_getfd(c->client) : -1;
-	unsigned int port = 0;
 
-	if (!more || fd < 0 ||
-	    getpeername(fd, (struct sockaddr *)&ss, &len) < 0)
-		return;
+	if (fd < 0 || getpeername(fd, (struct sockaddr *)&ss, &len) < 0)
+		return 0;
 	if (ss.ss_family == AF_INET)
-		port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
-	else if (ss.ss_family == AF_INET6)
-		port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+		return ntohs(((struct sockaddr_in *)&ss)->sin_port);
+	if (ss.ss_family == AF_INET6)
+		return ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+	return 0;
+}
+
+static void add_client_port(struct conn *c, json_t *more)
+{
+	unsigned int port = more ? conn_client_port(c) : 0;
+
 	if (port)
 		json_object_set_new(more, "client_port", json_integer(port));
 }

@@ -247,6 +247,31 @@ void dns_asked(struct proxy *px, struct dnsq *dq, bool yes)
 	dq_free(px, dq);
 }
 
+/* The port the query came from, inside: its UDP source port, or its
+ * TCP connection's (*@udp false); 0 when unknown. */
+static unsigned int asker_port(const struct reply_to *to, bool *udp)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	const struct sockaddr_storage *a = to->from;
+
+	*udp = !to->tcp;
+	if (to->tcp) {
+		int fd = bufferevent_getfd(to->tcp->bev);
+
+		if (fd < 0 || getpeername(fd, (struct sockaddr *)&ss, &len) < 0)
+			return 0;
+		a = &ss;
+	}
+	if (!a)
+		return 0;
+	if (a->ss_family == AF_INET)
+		return ntohs(((const struct sockaddr_in *)a)->sin_port);
+	if (a->ss_family == AF_INET6)
+		return ntohs(((const struct sockaddr_in6 *)a)->sin6_port);
+	return 0;
+}
+
 static void query(struct proxy *px, const struct reply_to *to,
 		  const uint8_t *msg, size_t len)
 {
@@ -256,6 +281,8 @@ static void query(struct proxy *px, const struct reply_to *to,
 	enum proxy_verdict v;
 	struct dnsq *dq;
 	int ret = dnsmsg_parse(msg, len, &q), n;
+	unsigned int port;
+	bool udp;
 
 	if (ret == -EINVAL) {
 		send_answer(
@@ -275,7 +302,8 @@ static void query(struct proxy *px, const struct reply_to *to,
 	if (v == PROXY_DENY && px->pol.ask &&
 	    (q.qtype == ns_t_a || q.qtype == ns_t_aaaa)) {
 		dq = dq_new(px, to, &q, v);
-		if (dq && proxy_ask_name(px, dq, q.name))
+		port = asker_port(to, &udp);
+		if (dq && proxy_ask_name(px, dq, q.name, port, udp))
 			return; /* answered once the user has */
 		if (dq)
 			dq_free(px, dq);

@@ -50,7 +50,9 @@ struct job {
 	bool ask;	 /* a question (host: the spec); n: 1 for yes */
 	char host[PROXY_HOST_MAX];
 	uint16_t port;
-	int n; /* addresses, or -errno */
+	uint16_t client_port; /* a question's asker's, or 0 */
+	bool client_udp;      /* that port is a UDP one (a query's) */
+	int n;		      /* addresses, or -errno */
 	struct sockaddr_storage addrs[PROXY_ADDRS_MAX];
 };
 
@@ -170,13 +172,19 @@ void conn_reset(struct conn *c);
 void conn_upstream(struct conn *c, const char *why);
 void proxy_upstream(struct proxy *px, const char *dest, const char *why);
 
+/* The command's end of @c, its port on the namespace's loopback, or 0
+ * (proxy_close.c). */
+uint16_t conn_client_port(struct conn *c);
+
 /* proxy_ask.c: --ask before a refusal */
 /* Ask about @c's target instead of refusing it now (its redo set, not
  * asked yet, an asker there).  Return: true when asked (the answer
  * goes on with it), false to refuse now. */
 bool proxy_ask_conn(struct conn *c);
-/* Ask about @name for a query waiting (dq). */
-bool proxy_ask_name(struct proxy *px, struct dnsq *dq, const char *name);
+/* Ask about @name for a query waiting (dq), from @client_port (@udp:
+ * a UDP one; 0: unknown). */
+bool proxy_ask_name(struct proxy *px, struct dnsq *dq, const char *name,
+		    unsigned int client_port, bool udp);
 /* An ask job came back: the rule added on a yes, then on with it. */
 void proxy_asked(struct proxy *px, struct job *j);
 /* Add --allow-host @spec to the rules.  Return: 0 or -errno. */

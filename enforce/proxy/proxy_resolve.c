@@ -63,7 +63,10 @@ static int lookup(const char *host, uint16_t port, struct sockaddr_storage *out,
 static int resolve(struct proxy *px, struct job *j)
 {
 	if (j->ask)
-		return px->pol.ask(px->pol.ask_arg, j->host) ? 1 : 0;
+		return px->pol.ask(px->pol.ask_arg, j->host, j->client_port,
+				   j->client_udp)
+			       ? 1
+			       : 0;
 	if (px->pol.resolve)
 		return px->pol.resolve(px->pol.resolve_arg, j->host, j->port,
 				       j->addrs, PROXY_ADDRS_MAX);

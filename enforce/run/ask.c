@@ -63,15 +63,24 @@ int ask_start(const char *profile, char *err, size_t errlen)
 			 strerror(errno));
 		return -1;
 	}
+	ask_hold(profile);
+	return 0;
+}
+
+void ask_hold(const char *profile)
+{
 	if (profile && profile[0]) {
 		learn_out_hold(profile);
 		has_profile = true;
 	}
-	return 0;
 }
 
-/* "always": @spec added to the profile's allow_hosts. */
-static int save(const char *spec)
+bool ask_has_profile(void)
+{
+	return has_profile;
+}
+
+int ask_save(const char *spec)
 {
 	json_t *prof = learn_out_read(), *hosts;
 	int ret = -1;
@@ -165,7 +174,7 @@ static int ask_tty(const char *spec)
 		answer = ASK_YES;
 	} else if (has_profile && (strncmp(buf, "always", 6) == 0 ||
 				   strcmp(buf, "a\n") == 0)) {
-		answer = save(spec) == 0 ? ASK_ALWAYS : ASK_YES;
+		answer = ask_save(spec) == 0 ? ASK_ALWAYS : ASK_YES;
 		if (answer == ASK_YES)
 			say("cordon: cannot write the profile: allowed for "
 			    "this run only\n");

@@ -62,8 +62,10 @@ static void shadowed(void *tally, const char *dir)
 	tally_shadowed(tally, dir);
 }
 
-static int ask_yes(const char *spec)
+static int ask_yes(const char *spec, unsigned int client_port, bool udp)
 {
+	(void)client_port; /* one command: the terminal's */
+	(void)udp;
 	return ask_host(spec) != ASK_NO;
 }
 
@@ -73,8 +75,15 @@ static int start_asking(struct cli *c)
 {
 	char err[256];
 
+	if (c->cmd == CMD_SESSION_START) {
+		/* the session's callers are asked, through the protocol
+		 * (session_ask.c serves the proxy's question) */
+		ask_hold(c->ask_profile);
+		return 0;
+	}
 	if (c->cmd != CMD_RUN) {
-		say_error("--ask goes with a run: cordon --ask -- COMMAND");
+		say_error("--ask goes with a run or a session: cordon --ask "
+			  "-- COMMAND");
 		return -1;
 	}
 	if (ask_start(c->ask_profile, err, sizeof(err))) {

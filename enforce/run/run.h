@@ -124,6 +124,15 @@ enum { ASK_NO, ASK_YES, ASK_ALWAYS };
  * (NULL: "always" is not offered).  Return: 0, or -1 with @err set. */
 int ask_start(const char *profile, char *err, size_t errlen);
 
+/* Hold @profile's directory for "always" (NULL or "": none), as
+ * ask_start() does; a session's supervisor, which has no terminal. */
+void ask_hold(const char *profile);
+bool ask_has_profile(void);
+
+/* "always": @spec merged into the held profile's allow_hosts.  Return:
+ * 0, or -1 (nothing held, or the profile cannot be written). */
+int ask_save(const char *spec);
+
 /* Ask about @spec (an --allow-host's text); blocks up to 30 s.  Return:
  * ASK_NO, ASK_YES or ASK_ALWAYS (written into the profile). */
 int ask_host(const char *spec);

@@ -64,6 +64,7 @@
 #include "enforce/probe/probe.h"
 #include "enforce/base/base.h"
 #include "enforce/session/session.h"
+#include "enforce/session/session_ask.h"
 #include "enforce/session/session_note.h"
 #include "enforce/session/session_serve.h"
 #include "enforce/session/session_trust.h"
@@ -236,6 +237,8 @@ static void daemon_main(struct session *s, int ready)
 		modes_cleanup();
 		daemon_fail(ready, ret);
 	}
+	if (s->c->ask)
+		session_ask_start(s); /* before the gate is served */
 	/* without a PID namespace nothing ends a background process of a
 	 * call when the session stops: refused, even with --best-effort */
 	if (!feature_layer_ok(&s->l.fs, "pid")) {

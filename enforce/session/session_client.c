@@ -8,8 +8,9 @@
  * for a pty of the session's own and relays it (session_tty.c): the
  * caller's terminal never enters the session.  A session that is not
  * there (never started, stopped, its supervisor dead) refuses the
- * connection at once: 125, never a wait.  What the supervisor answers
- * is read bounded (a line at most SESSION_LINE_MAX).
+ * connection at once: 125, never a wait.  --ask's questions about a
+ * host are asked on the client's own terminal (session_ask_tty.c).  What the
+ * supervisor answers is read bounded (a line at most SESSION_LINE_MAX).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -160,8 +161,10 @@ static json_t *run_request(const struct cli *c, bool tty)
 		snprintf(abs, sizeof(abs), "%s", cwd);
 	for (size_t i = 0; c->argv[i]; i++)
 		json_array_append_new(argv, json_string(c->argv[i]));
-	return json_pack("{s:s, s:o, s:s, s:o, s:b}", "op", "run", "argv", argv,
-			 "cwd", abs, "env", tty_env(c, tty), "tty", tty);
+	/* --ask's questions only where someone can answer them */
+	return json_pack("{s:s, s:o, s:s, s:o, s:b, s:b}", "op", "run", "argv",
+			 argv, "cwd", abs, "env", tty_env(c, tty), "tty", tty,
+			 "ask", isatty(0));
 }
 
 /* @tty: SIGTSTP forwarded too, SIGWINCH and SIGCONT the relay's. */
@@ -225,6 +228,21 @@ static void take_tty(struct session_tty *t, struct session_line *l, json_t *doc)
 		say_error("the session sent no pseudo-terminal");
 }
 
+/* {"ask": HOST, "id": N} (--ask): the user's answer, sent back. */
+static void answer_ask(int fd, const json_t *doc)
+{
+	const char *spec = json_string_value(json_object_get(doc, "ask"));
+	json_t *id = json_object_get(doc, "id");
+
+	if (!spec || !json_is_integer(id))
+		return;
+	send_json(fd,
+		  json_pack("{s:s, s:I, s:s}", "op", "answer", "id",
+			    json_integer_value(id), "allow",
+			    session_tty_ask(spec)),
+		  NULL, 0);
+}
+
 /* Wait for the call's end, forwarding signals, relaying its terminal
  * (@t); its status. */
 static int wait_call(int fd, struct session_line *l, struct session_tty *t)
@@ -248,6 +266,7 @@ static int wait_call(int fd, struct session_line *l, struct session_tty *t)
 			session_line_next(l);
 			v = json_object_get(doc, "exit");
 			say_text(json_object_get(doc, "line"), true);
+			answer_ask(fd, doc);
 			if (json_is_integer(v)) {
 				const char *e = json_string_value(
 					json_object_get(doc, "error"));

@@ -199,14 +199,16 @@ static struct client *call_of_sender(struct session *s, pid_t pid)
 /* The socket inode of the connection from @port to the proxy, in the
  * network namespace of pid 1 (/proc/PID/net/tcp and tcp6 are its), or
  * 0.  Any connected socket of that port: a captured one names the
- * address it dialed, not the proxy's. */
-static unsigned long proxy_client_inode(struct session *s, unsigned int port)
+ * address it dialed, not the proxy's.  @udp: a UDP socket bound to
+ * @port (udp, udp6), connected or not: a query's. */
+static unsigned long proxy_client_inode(struct session *s, unsigned int port,
+					bool udp)
 {
-	static const char *const files[] = { "tcp", "tcp6" };
+	static const char *const files[] = { "tcp", "tcp6", "udp", "udp6" };
 	char path[64], line[512];
 	unsigned long inode = 0;
 
-	for (size_t i = 0; i < 2 && !inode; i++) {
+	for (size_t i = udp ? 2 : 0; i < (udp ? 4u : 2u) && !inode; i++) {
 		FILE *f;
 
 		snprintf(path, sizeof(path), "/proc/%d/net/%s", (int)s->pid1,
@@ -225,7 +227,7 @@ static unsigned long proxy_client_inode(struct session *s, unsigned int port)
 				   "%*x "
 				   "%*x:%*x %*x:%*x %*x %*u %*u %lu",
 				   &lport, &rport, &ino) == 3 &&
-			    lport == port && rport != 0)
+			    lport == port && (udp || rport != 0))
 				inode = ino;
 		}
 		fclose(f);
@@ -261,11 +263,11 @@ static bool holds(pid_t pid, const char *want)
 /* The process of the session (pid 1's descendants, breadth first, a
  * bounded number) holding the socket of the connection from @port to
  * the proxy, or 0. */
-static pid_t proxy_client(struct session *s, unsigned int port)
+static pid_t proxy_client(struct session *s, unsigned int port, bool udp)
 {
 	enum { MAX = 4096 };
 	static pid_t queue[MAX];
-	unsigned long inode = proxy_client_inode(s, port);
+	unsigned long inode = proxy_client_inode(s, port, udp);
 	char want[64];
 	size_t head = 0, tail = 0;
 
@@ -288,6 +290,15 @@ static pid_t proxy_client(struct session *s, unsigned int port)
 	return 0;
 }
 
+struct client *session_note_call_of_port(struct session *s, unsigned int port,
+					 bool udp)
+{
+	pid_t holder =
+		port > 0 && port < 65536 ? proxy_client(s, port, udp) : 0;
+
+	return holder ? call_of_sender(s, holder) : NULL;
+}
+
 void session_tag(void *arg, json_t *rec)
 {
 	struct session *s = arg;
@@ -306,11 +317,11 @@ void session_tag(void *arg, json_t *rec)
 	    json_is_integer(json_object_get(rec, "client_port"))) {
 		json_int_t port =
 			json_integer_value(json_object_get(rec, "client_port"));
-		pid_t holder = port > 0 && port < 65536
-				       ? proxy_client(s, (unsigned int)port)
-				       : 0;
 
-		k = holder ? call_of_sender(s, holder) : NULL;
+		k = port > 0 && port < 65536
+			    ? session_note_call_of_port(s, (unsigned int)port,
+							false)
+			    : NULL;
 	}
 	if (k) {
 		json_object_set_new(rec, "call", json_integer(k->call));

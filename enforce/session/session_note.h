@@ -18,6 +18,12 @@ void session_tag(void *arg, json_t *rec);
  * a line of the proxy queued for its caller. */
 void session_note(void *arg, json_t *rec, bool own);
 
+/* With s->mu held: the running call whose process holds the socket of
+ * @port in the session's network namespace (a TCP connection's, @udp: a
+ * UDP socket's), or NULL. */
+struct client *session_note_call_of_port(struct session *s, unsigned int port,
+					 bool udp);
+
 /* Send the lines queued, each as {"line": "..."} to its call's client. */
 void session_note_flush(struct session *s);
 

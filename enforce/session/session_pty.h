@@ -41,6 +41,12 @@ struct session_tty {
 	size_t len, off;
 };
 
+/* --ask's question about @spec, asked on the client's controlling
+ * terminal (session_ask_tty.c; the relay paused meanwhile): "yes",
+ * "no" or "always"; "no" at once without a terminal in the foreground.
+ * Blocks up to 30 s. */
+const char *session_tty_ask(const char *spec);
+
 /* Is one of 0, 1, 2 a terminal (then `run` asks for a pty)? */
 bool session_tty_wanted(void);
 

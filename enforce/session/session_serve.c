@@ -14,6 +14,9 @@
  *       (session_pty.c; without "tty": true, refused), {"call": N}
  *       once started, then {"exit": STATUS} (and "error" when cordon
  *       refused: 125)
+ *       ("ask": true: its caller answers --ask's questions,
+ *       {"ask": "HOST", "id": N}; session_ask.c)
+ *   {"op": "answer", "id": N, "allow": "yes"|"no"|"always"}
  *   {"op": "signal", "signal": N}   on a connection with a running call
  *   {"op": "info"}                  answers the session's state
  *   {"op": "stop"}                  answers {"stopped": true}, then ends
@@ -34,6 +37,7 @@
 
 #include "enforce/policy/policy.h"
 #include "enforce/base/base.h"
+#include "enforce/session/session_ask.h"
 #include "enforce/session/session_pty.h"
 #include "enforce/session/session_note.h"
 #include "enforce/session/session_serve.h"
@@ -229,6 +233,9 @@ static void run_call(struct session *s, struct client *k, json_t *req)
 			      "\"run\" comes with descriptors 0, 1 and 2 "
 			      "(SCM_RIGHTS)");
 	why = build(s, req, buf, &len);
+	if (!why && json_object_get(req, "ask") &&
+	    !json_is_boolean(json_object_get(req, "ask")))
+		why = "\"ask\" is true or false";
 	if (!why)
 		why = own_terminal(k, req);
 	if (why)
@@ -243,6 +250,7 @@ static void run_call(struct session *s, struct client *k, json_t *req)
 	k->call = m.call;
 	k->running = true;
 	k->pid = 0;
+	k->asks = json_is_true(json_object_get(req, "ask"));
 	pthread_mutex_unlock(&s->mu);
 	s->running++;
 	touch(s);
@@ -288,12 +296,17 @@ static void request(struct session *s, struct client *k)
 		run_call(s, k, req);
 	} else if (strcmp(op, "signal") == 0) {
 		signal_call(s, k, req);
+	} else if (strcmp(op, "answer") == 0) {
+		const char *why = session_ask_answer(s, k, req);
+
+		if (why)
+			refuse(s, k, why);
 	} else if (strcmp(op, "info") == 0) {
 		session_reply(k, info(s));
 	} else if (strcmp(op, "stop") == 0) {
 		s->stopper = (int)(k - s->clients);
 	} else {
-		refuse(s, k, "\"op\" is run, signal, info or stop");
+		refuse(s, k, "\"op\" is run, answer, signal, info or stop");
 	}
 	json_decref(req); /* @op with it */
 	if (k->fd >= 0 && !run)
@@ -461,8 +474,10 @@ void session_serve(struct session *s)
 			supervise_drain(&s->sup);
 		if (fds[2].revents & POLLIN)
 			accept_client(s);
-		if (fds[4].revents & POLLIN)
+		if (fds[4].revents & POLLIN) {
 			session_note_flush(s);
+			session_ask_flush(s);
+		}
 		for (nfds_t i = 5; i < n; i++)
 			if (fds[i].revents)
 				session_client_input(s, who[i]);
@@ -488,6 +503,7 @@ void session_end(struct session *s)
 			;
 		s->pid1 = 0;
 	}
+	session_ask_stop(s); /* before the proxy's threads are joined */
 	if (s->sup.sock >= 0)
 		supervise_drain(&s->sup);
 	launch_stop(&s->l);

@@ -34,6 +34,20 @@ struct client {
 	pid_t host_pid; /* the same process as this process sees it, once
 			 * found (session_tag()), or 0 */
 	struct session_note *note; /* its call's records (session_note.c) */
+	bool asks; /* its caller answers --ask's questions ("ask": true) */
+};
+
+/* --ask: the one question the proxy's asker thread waits on, under
+ * s->mu (session_ask.c). */
+struct session_question {
+	pthread_cond_t answered;
+	uint32_t id;   /* the last one asked (0: none yet) */
+	int client;    /* the asked call's client, -1: none waits */
+	uint32_t call; /* that client's call when asked */
+	bool sent;     /* {"ask": ...} is on its way */
+	bool over;     /* the session ends: every question is no */
+	int answer;    /* -1: none yet, else ASK_NO, ASK_YES, ASK_ALWAYS */
+	char spec[PROXY_DEST_MAX];
 };
 
 struct session {
@@ -54,6 +68,7 @@ struct session {
 	 * (session_tag(), session_note()) */
 	pthread_mutex_t mu;
 	int wake; /* an eventfd: a note has a line to send */
+	struct session_question q;
 };
 
 /* Send @doc (taken) to client @k, one line, if it is still there. */

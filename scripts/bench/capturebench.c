@@ -179,8 +179,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "server") == 0)
 		return server(argv[2]);
 	if (argc == 7 && strcmp(argv[1], "client") == 0) {
-		mb = (size_t)atol(argv[5]);
-		return client(argv[2], argv[3], atoi(argv[4]), atoi(argv[6]));
+		mb = (size_t)strtoul(argv[5], NULL, 10);
+		return client(argv[2], argv[3], (int)strtol(argv[4], NULL, 10),
+			      (int)strtol(argv[6], NULL, 10));
 	}
 	fprintf(stderr, "usage: capturebench server ADDR | client "
 			"direct|connect ADDR PORT MB N\n");

@@ -2,7 +2,12 @@
 # A client of the session protocol (doc/session-protocol.md):
 # runs one command in a session without spawning cordon, and leaves
 # with its status.
-#   session_client.py [--record PATH] SOCKET CWD COMMAND [ARGS...]
+#   session_client.py [--record PATH] [--answer yes|no|always|none]
+#                     SOCKET CWD COMMAND [ARGS...]
+# --answer: the run says "ask": true, and each {"ask": HOST, "id": N}
+# (--ask's question) is answered so ("none": never, the session's
+# timeout decides); each question is printed on stderr as
+# "session_client: asked HOST".
 # Before it sends anything it checks, as cordon's own client does, that
 # the socket's listener is the session's supervisor: the record the
 # supervisor wrote at its start (PATH; by default
@@ -45,7 +50,7 @@ def check(s, sock_path, record):
         return "the socket file is not the one it bound"
     return None
 
-def run(sock_path, argv, cwd, env=None, record=None):
+def run(sock_path, argv, cwd, env=None, record=None, answer=None):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.connect(sock_path)
     why = check(s, sock_path, record or record_path(sock_path))
@@ -54,6 +59,8 @@ def run(sock_path, argv, cwd, env=None, record=None):
               "supervisor's: %s; nothing was sent" % why, file=sys.stderr)
         return 125
     req = {"op": "run", "argv": argv, "cwd": cwd, "env": env or {}}
+    if answer:
+        req["ask"] = True
     # one line of JSON; our stdin, stdout and stderr go with it
     try:
         socket.send_fds(s, [json.dumps(req).encode() + b"\n"], [0, 1, 2])
@@ -74,6 +81,11 @@ def run(sock_path, argv, cwd, env=None, record=None):
             msg = json.loads(line)
             if "line" in msg:               # the proxy refused a host
                 print(msg["line"], file=sys.stderr)
+            if "ask" in msg:                # --ask: a host to allow?
+                print("session_client: asked", msg["ask"], file=sys.stderr)
+                if answer in ("yes", "no", "always"):
+                    s.sendall(json.dumps({"op": "answer", "id": msg["id"],
+                                          "allow": answer}).encode() + b"\n")
             if "exit" in msg:               # {"call": N} came first
                 if "error" in msg:
                     print("cordon:", msg["error"], file=sys.stderr)
@@ -82,7 +94,11 @@ def run(sock_path, argv, cwd, env=None, record=None):
                 return msg["exit"]
 
 if __name__ == "__main__":
-    args, record = sys.argv[1:], None
-    if args[:1] == ["--record"]:
-        record, args = args[1], args[2:]
-    sys.exit(run(args[0], args[2:], args[1], record=record))
+    args, record, answer = sys.argv[1:], None, None
+    while args[:1] in (["--record"], ["--answer"]):
+        if args[0] == "--record":
+            record = args[1]
+        else:
+            answer = args[1]
+        args = args[2:]
+    sys.exit(run(args[0], args[2:], args[1], record=record, answer=answer))
