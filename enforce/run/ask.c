@@ -120,8 +120,7 @@ static void say(const char *s)
 	while (w < 0 && errno == EINTR);
 }
 
-/* A line typed within the time left, into @buf; false for none. */
-static bool read_answer(char *buf, size_t cap)
+bool ask_read_line(int fd, char *buf, size_t cap)
 {
 	struct timespec end, now;
 	size_t n = 0;
@@ -129,7 +128,7 @@ static bool read_answer(char *buf, size_t cap)
 	clock_gettime(CLOCK_MONOTONIC, &end);
 	end.tv_sec += ASK_SECONDS;
 	while (n + 1 < cap) {
-		struct pollfd pfd = { .fd = tty, .events = POLLIN };
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
 		long ms;
 		ssize_t r;
 
@@ -138,7 +137,9 @@ static bool read_answer(char *buf, size_t cap)
 		     (end.tv_nsec - now.tv_nsec) / 1000000;
 		if (ms <= 0 || poll(&pfd, 1, (int)ms) <= 0)
 			return false;
-		r = read(tty, buf + n, cap - 1 - n);
+		r = read(fd, buf + n, cap - 1 - n);
+		if (r < 0 && errno == EINTR)
+			continue;
 		if (r <= 0)
 			return false;
 		n += (size_t)r;
@@ -168,7 +169,7 @@ static int ask_tty(const char *spec)
 	snprintf(q, sizeof(q), "\ncordon: allow %s for this run? [y/N%s] ",
 		 spec, has_profile ? "/always" : "");
 	say(q);
-	if (!read_answer(buf, sizeof(buf))) {
+	if (!ask_read_line(tty, buf, sizeof(buf))) {
 		say("\ncordon: no answer: not allowed\n");
 	} else if (buf[0] == 'y' || buf[0] == 'Y') {
 		answer = ASK_YES;

@@ -137,6 +137,10 @@ int ask_save(const char *spec);
  * ASK_NO, ASK_YES or ASK_ALWAYS (written into the profile). */
 int ask_host(const char *spec);
 
+/* A line typed on @fd within 30 s, into @buf (NUL-ended); false for
+ * none. */
+bool ask_read_line(int fd, char *buf, size_t cap);
+
 /* The terminal back to the launcher's process group, closed. */
 void ask_stop(void);
 

@@ -2,7 +2,7 @@
  * session_ask_tty.c - `cordon run --session` answering --ask's
  * question ({"ask": HOST, "id": N}, session_ask.c): the user is asked
  * on the client's own controlling terminal, as a plain run's supervisor
- * asks (ask.c, the same words, ASK_SECONDS), never on the call's pty.
+ * asks (ask.c, the same words and wait), never on the call's pty.
  * While the question waits the relay is paused (the client's loop is
  * here): no key goes to the call, and a raw terminal is put in line
  * mode, echoed, then back.  Without a terminal, or in the background of
@@ -19,9 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "enforce/run/run.h"
 #include "enforce/session/session_pty.h"
-
-#define ASK_SECONDS 30
 
 static void say(int tty, const char *s)
 {
@@ -30,37 +29,6 @@ static void say(int tty, const char *s)
 	do
 		w = write(tty, s, strlen(s));
 	while (w < 0 && errno == EINTR);
-}
-
-/* A line typed within ASK_SECONDS, into @buf; false for none. */
-static bool read_answer(int tty, char *buf, size_t cap)
-{
-	struct timespec end, now;
-	size_t n = 0;
-
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	end.tv_sec += ASK_SECONDS;
-	while (n + 1 < cap) {
-		struct pollfd pfd = { .fd = tty, .events = POLLIN };
-		long ms;
-		ssize_t r;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		ms = (end.tv_sec - now.tv_sec) * 1000 +
-		     (end.tv_nsec - now.tv_nsec) / 1000000;
-		if (ms <= 0 || poll(&pfd, 1, (int)ms) <= 0)
-			return false;
-		r = read(tty, buf + n, cap - 1 - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		n += (size_t)r;
-		buf[n] = '\0';
-		if (memchr(buf, '\n', n))
-			return true;
-	}
-	return true;
 }
 
 static const char *ask_on(int tty, const char *spec)
@@ -85,7 +53,7 @@ static const char *ask_on(int tty, const char *spec)
 	snprintf(q, sizeof(q), "\ncordon: allow %s for this run? [y/N/always] ",
 		 host);
 	say(tty, q);
-	if (!read_answer(tty, buf, sizeof(buf)))
+	if (!ask_read_line(tty, buf, sizeof(buf)))
 		say(tty, "\ncordon: no answer: not allowed\n");
 	else if (buf[0] == 'y' || buf[0] == 'Y')
 		answer = "yes";
