@@ -261,7 +261,7 @@ as_user() {
 }
 as_user cordon-test
 echo "@@LLHAVE $("$build/helpers/llhave")"
-IT_TESTS='unix_late|unix_shared|test_udp_|threads_started|kaudit|test_capture_|test_ask_'
+IT_TESTS='unix_late|unix_shared|test_udp_|threads_started|kaudit'
 bash "$repo/tests/integration/run.sh" "$build" "$IT_TESTS" 2>&1 </dev/null |
 	sed 's/^/@@IT /'
 # The same user where user namespaces are off (as a distribution may).

@@ -381,7 +381,7 @@ time.sleep(10)'
 # network in the profile (only --net lets DNS through); one /etc/hosts
 # answers, or an address, does not.  The rerun with the profile looks
 # the name up as the bare run does, with no denial.
-test_nx_learn_host_name_lookup_learns_the_network() {
+test_nx_learn_host_name_lookup_learns_the_host() {
 	local lookup='import socket, sys
 for n in sys.argv[1:]:
     try:
@@ -400,8 +400,13 @@ for n in sys.argv[1:]:
 		skip "SKIP: no name server answers on this host"
 	cordon learn -o "$T/dns.json" -- python3 -c "$lookup" cordon-nx.example.com
 	assert_status 0
-	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1])).get("net") is not True)' \
-		"$T/dns.json" || { cat "$T/dns.json"; fail "the network was not learned"; }
+	# a name looked up, never reached: learned as that host (cordon's
+	# resolver then answers it as the host's does), not the network
+	python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))
+sys.exit("net" in p or p.get("allow_hosts") != [sys.argv[2]])' \
+		"$T/dns.json" cordon-nx.example.com ||
+		{ cat "$T/dns.json"; fail "the name was not learned as a host"; }
 	cordon -p "$T/dns.json" -- python3 -c "$lookup" cordon-nx.example.com
 	assert_status 0
 	assert_content "$T/stdout" "$bare"
