@@ -11,8 +11,9 @@
  * loop (s->wake), then waits on the condition until answered, the
  * call's connection gone, the session over or SESSION_ASK_SECONDS
  * passed (no).  The call is the one whose process holds the
- * connection's client port (session_note.c); a name looked up through
- * cordon's resolver has no such port and no call to ask: no.  Only a
+ * connection's client port, or a name's query's socket (session_note.c;
+ * a call pid 1 has not yet said started is waited for up to
+ * SESSION_STARTED_SECONDS); no such process, no call to ask: no.  Only a
  * caller that said it answers ("ask": true in its run) is asked; any
  * other call's refusal is final.  "always" merges the host into the
  * profile --ask=PROFILE named, through its directory held at the
@@ -30,6 +31,7 @@
 #include "enforce/session/session_note.h"
 
 #define SESSION_ASK_SECONDS 30
+#define SESSION_STARTED_SECONDS 2
 
 static struct session *asking;
 
@@ -64,6 +66,39 @@ static int wait_answer(struct session *s, struct client *k)
 	return q->answer < 0 ? ASK_NO : q->answer;
 }
 
+/* With s->mu held: is a call running whose command pid 1 has not yet
+ * said it started (its pid unknown, so no socket can be its)? */
+static bool unreported(struct session *s)
+{
+	for (size_t i = 0; i < SESSION_CLIENTS_MAX; i++)
+		if (s->clients[i].running && !s->clients[i].pid)
+			return true;
+	return false;
+}
+
+/* With s->mu held: the call holding @client_port.  A command quick to
+ * ask (a static binary's first query) can come before the loop has read
+ * pid 1's word that it started: its call is waited for, a little. */
+static struct client *asking_call(struct session *s, unsigned int client_port,
+				  bool udp)
+{
+	struct client *k = session_note_call_of_port(s, client_port, udp);
+	struct timespec end, tick;
+
+	after(&end, SESSION_STARTED_SECONDS);
+	while (!k && unreported(s) && !s->q.over && !passed(&end)) {
+		clock_gettime(CLOCK_MONOTONIC, &tick);
+		tick.tv_nsec += 50 * 1000000L;
+		if (tick.tv_nsec >= 1000000000L) {
+			tick.tv_sec++;
+			tick.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&s->q.answered, &s->mu, &tick);
+		k = session_note_call_of_port(s, client_port, udp);
+	}
+	return k;
+}
+
 /* The proxy's asker (platform_hosts_ask()): nonzero to allow @spec. */
 static int ask_call(const char *spec, unsigned int client_port, bool udp)
 {
@@ -76,7 +111,7 @@ static int ask_call(const char *spec, unsigned int client_port, bool udp)
 	if (!client_port)
 		return 0; /* no asker's port: no call to ask */
 	pthread_mutex_lock(&s->mu);
-	k = session_note_call_of_port(s, client_port, udp);
+	k = asking_call(s, client_port, udp);
 	if (k && k->asks && k->fd >= 0 && !q->over) {
 		q->id = q->id + 1 ? q->id + 1 : 1;
 		q->client = (int)(k - s->clients);
@@ -159,6 +194,12 @@ const char *session_ask_answer(struct session *s, struct client *k, json_t *req)
 	}
 	pthread_mutex_unlock(&s->mu);
 	return NULL;
+}
+
+void session_ask_started(struct session *s)
+{
+	if (asking)
+		pthread_cond_broadcast(&s->q.answered);
 }
 
 void session_ask_stop(struct session *s)

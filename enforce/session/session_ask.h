@@ -23,6 +23,10 @@ void session_ask_flush(struct session *s);
 const char *session_ask_answer(struct session *s, struct client *k,
 			       json_t *req);
 
+/* With s->mu held: a call's pid is known (a question waiting for its
+ * call looks again). */
+void session_ask_started(struct session *s);
+
 /* The session ends: a question waiting is answered no. */
 void session_ask_stop(struct session *s);
 

@@ -401,6 +401,7 @@ bool session_pid1_input(struct session *s)
 	    m.value <= RECORD_PID_MAX && !k->pid) {
 		pthread_mutex_lock(&s->mu);
 		k->pid = m.value;
+		session_ask_started(s);
 		pthread_mutex_unlock(&s->mu);
 		session_reply(k,
 			      json_pack("{s:I}", "call", (json_int_t)k->call));

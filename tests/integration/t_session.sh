@@ -141,6 +141,16 @@ test_session_dead_answers_125_at_once() {
 	srun -- true
 	assert_status 0
 	kill -KILL "$pid"
+	# SIGKILL is sent, not done: until the daemon has exited (its
+	# files closed, a zombie or gone) a connect still reaches its
+	# listening socket, and the call is one that ended under it
+	local i state
+	for i in $(seq 200); do
+		state=$(sed 's/.*) //' "/proc/$pid/stat" 2> /dev/null | cut -c1)
+		case $state in "" | Z) break ;; esac
+		sleep 0.05
+	done
+	case $state in "" | Z) ;; *) fail "the daemon $pid outlived SIGKILL" ;; esac
 	timeout 10 "$CORDON" run --session "$sid" -- true > "$T/stdout" 2> "$T/stderr"
 	status=$?
 	assert_status 125
