@@ -30,7 +30,7 @@
 #include "enforce/session/session_ask.h"
 #include "enforce/session/session_note.h"
 
-#define SESSION_ASK_SECONDS 30
+#define SESSION_ASK_SECONDS	30
 #define SESSION_STARTED_SECONDS 2
 
 static struct session *asking;
