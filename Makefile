@@ -85,7 +85,7 @@ endif
 # (shim.h), and the start-up code with the hooks' resolvers shares the
 # first 64 KB of text that one page fault maps (fault-around).
 SHIM_FIRST = shim/state.c shim/init.c shim/real.c shim/core/snapshot.c shim/core/strbuf.c \
-	shim/core/env.c shim/exec_env.c shim/exec_env_linux.c shim/guard.c \
+	shim/core/env.c shim/exec_env.c shim/exec_env_linux.c shim/guard.c shim/cwd.c \
 	$(wildcard shim/hook_*.c)
 SHIM_SRCS = $(SHIM_FIRST) \
 	$(filter-out $(SHIM_FIRST),$(wildcard shim/*.c) $(SHARED_SRCS))
@@ -246,8 +246,13 @@ $(B)/fuzz/%: tests/fuzz/%.c $(SHARED_SRCS) $(ENFORCE_SRCS) $(GEN_SRCS) $(wildcar
 BENCH_BINS = $(B)/bench/brun $(B)/bench/openstat $(B)/bench/llonly \
 	$(B)/bench/isocost $(B)/bench/unixconnect $(B)/bench/proxybench \
 	$(B)/bench/sessioncost $(B)/bench/unixloop $(B)/bench/filteronly \
-	$(B)/bench/capturebench \
+	$(B)/bench/capturebench $(B)/bench/loadcost \
 	$(B)/bench/empty.so
+# static: no shim in it, the environment of its children its own
+$(B)/bench/loadcost: scripts/bench/loadcost.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CPPFLAGS) $(filter-out $(SAN),$(CFLAGS)) -static -o $@ $<
 $(B)/bench/empty.so: scripts/bench/empty.c
 	@mkdir -p $(dir $@)
 	@echo "  CC [M]  $<"

@@ -134,16 +134,25 @@ static unsigned int proxy_bit(const char *v)
 	return 0;
 }
 
+/* Is there a policy to pass on?  The first exec of a process may be its
+ * first hook: the policy decoded then. */
+static bool policy_loaded(void)
+{
+	if (!shim_is_ready())
+		shim_init();
+	return shim_has_policy();
+}
+
 int exec_env_build(struct exec_env *e, char *const *envp)
 {
-	bool loaded = shim_is_ready() && shim.active;
+	bool loaded = policy_loaded();
 	bool carry_preload = loaded && shim.preload[0];
 	bool carry_policy = loaded && shim.snapshot[0];
 	bool carry_asan = carry_preload && preload_os.asan;
 	/* with hosts allowed, the proxy's variables, where a program
 	 * dropped them (a value of its own is its own choice) */
-	bool carry_proxy = carry_policy && shim.policy.net == NET_HOSTS &&
-			   !shim.extra.captured;
+	bool carry_proxy = carry_policy && shim_is_ready() &&
+			   shim.policy.net == NET_HOSTS && !shim.extra.captured;
 	bool preload = false, policy = false, asan = false;
 	unsigned int proxy = 0; /* bit i: env_proxy_sets[i] is there */
 	/* Room for one more, those appended and the NULL. */

@@ -31,30 +31,15 @@
 #define SHEBANG_MAX   SHEBANG_BUF /* the kernel's BINPRM_BUF_SIZE */
 #define SHEBANG_DEPTH 4		  /* its "#!" levels (BINPRM_MAX_RECURSION) */
 
-static int find_self(struct dl_phdr_info *info, size_t size, void *data)
-{
-	uintptr_t addr = (uintptr_t)data;
-
-	(void)size;
-	for (size_t i = 0; i < info->dlpi_phnum; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		uintptr_t start = info->dlpi_addr + ph->p_vaddr;
-
-		if (ph->p_type != PT_LOAD || addr < start ||
-		    addr - start >= ph->p_memsz)
-			continue;
-		exec_env_set_self(info->dlpi_name ? info->dlpi_name : "");
-		return 1;
-	}
-	return 0;
-}
-
 /* libcordon.so as ld.so loaded it (the name an LD_PRELOAD lists), and
  * LD_PRELOAD as loaded. */
 void exec_env_init(char **envp)
 {
-	dl_iterate_phdr(find_self, (void *)(uintptr_t)&exec_env_init);
-	shim.preload = shim_keep(envp, preload_os.var, SHIM_PRELOAD_MAX);
+	/* preload_os.var in .data: the start reads no page of .rodata */
+	static char var[] = "LD_PRELOAD";
+
+	exec_env_set_self(real_self_name());
+	shim.preload = shim_keep(envp, var, SHIM_PRELOAD_MAX);
 }
 
 /*

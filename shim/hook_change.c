@@ -77,44 +77,40 @@ static REAL_SLOT int (*real_fsetxattr)(int, const char *, const void *, size_t,
 				       int);
 static REAL_SLOT int (*real_fremovexattr)(int, const char *);
 
-static void hooks_change_resolve(void)
-{
-	RESOLVE(mkdir);
-	RESOLVE(mkdirat);
-	RESOLVE(unlink);
-	RESOLVE(unlinkat);
-	RESOLVE(rmdir);
-	RESOLVE(remove);
-	RESOLVE(rename);
-	RESOLVE(renameat);
-	RESOLVE(renameat2);
-	RESOLVE(link);
-	RESOLVE(linkat);
-	RESOLVE(symlink);
-	RESOLVE(symlinkat);
-	RESOLVE(chmod);
-	RESOLVE(fchmodat);
-	RESOLVE(lchmod);
-	RESOLVE(chown);
-	RESOLVE(lchown);
-	RESOLVE(fchownat);
-	RESOLVE(utime);
-	RESOLVE(utimes);
-	RESOLVE(lutimes);
-	RESOLVE(futimesat);
-	RESOLVE(utimensat);
-	RESOLVE(setxattr);
-	RESOLVE(lsetxattr);
-	RESOLVE(removexattr);
-	RESOLVE(lremovexattr);
-	RESOLVE(fchmod);
-	RESOLVE(fchown);
-	RESOLVE(futimens);
-	RESOLVE(futimes);
-	RESOLVE(fsetxattr);
-	RESOLVE(fremovexattr);
-}
-SHIM_RESOLVER(hooks_change_resolve);
+REAL_FN(real_mkdir, "mkdir")
+REAL_FN(real_mkdirat, "mkdirat")
+REAL_FN(real_unlink, "unlink")
+REAL_FN(real_unlinkat, "unlinkat")
+REAL_FN(real_rmdir, "rmdir")
+REAL_FN(real_remove, "remove")
+REAL_FN(real_rename, "rename")
+REAL_FN(real_renameat, "renameat")
+REAL_FN(real_renameat2, "renameat2")
+REAL_FN(real_link, "link")
+REAL_FN(real_linkat, "linkat")
+REAL_FN(real_symlink, "symlink")
+REAL_FN(real_symlinkat, "symlinkat")
+REAL_FN(real_chmod, "chmod")
+REAL_FN(real_fchmodat, "fchmodat")
+REAL_FN(real_lchmod, "lchmod")
+REAL_FN(real_chown, "chown")
+REAL_FN(real_lchown, "lchown")
+REAL_FN(real_fchownat, "fchownat")
+REAL_FN(real_utime, "utime")
+REAL_FN(real_utimes, "utimes")
+REAL_FN(real_lutimes, "lutimes")
+REAL_FN(real_futimesat, "futimesat")
+REAL_FN(real_utimensat, "utimensat")
+REAL_FN(real_setxattr, "setxattr")
+REAL_FN(real_lsetxattr, "lsetxattr")
+REAL_FN(real_removexattr, "removexattr")
+REAL_FN(real_lremovexattr, "lremovexattr")
+REAL_FN(real_fchmod, "fchmod")
+REAL_FN(real_fchown, "fchown")
+REAL_FN(real_futimens, "futimens")
+REAL_FN(real_futimes, "futimes")
+REAL_FN(real_fsetxattr, "fsetxattr")
+REAL_FN(real_fremovexattr, "fremovexattr")
 
 #define NOFOLLOW AT_SYMLINK_NOFOLLOW
 
@@ -184,8 +180,8 @@ SHIM_API int mkdir(const char *path, mode_t mode)
 	struct op op = change_make_op("mkdir", AT_FDCWD, path);
 
 	return HOOK_RUN(&op, -1,
-			real_mkdir ? real_mkdir(path, mode)
-				   : (int)syscall(SYS_mkdir, path, mode));
+			real_mkdir_get() ? real_mkdir_get()(path, mode)
+					 : (int)syscall(SYS_mkdir, path, mode));
 }
 
 SHIM_API int mkdirat(int dirfd, const char *path, mode_t mode)
@@ -193,8 +189,8 @@ SHIM_API int mkdirat(int dirfd, const char *path, mode_t mode)
 	struct op op = change_make_op("mkdirat", dirfd, path);
 
 	return HOOK_RUN(&op, -1,
-			real_mkdirat
-				? real_mkdirat(dirfd, path, mode)
+			real_mkdirat_get()
+				? real_mkdirat_get()(dirfd, path, mode)
 				: (int)syscall(SYS_mkdirat, dirfd, path, mode));
 }
 
@@ -204,7 +200,9 @@ SHIM_API int mkdirat(int dirfd, const char *path, mode_t mode)
 	{                                                                      \
 		struct op op = change_op(#name, AT_FDCWD, path, NOFOLLOW);     \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name ? real_##name(path) : (fallback)); \
+				real_##name##_get()                            \
+					? real_##name##_get()(path)            \
+					: (fallback));                         \
 	}
 
 REMOVE_HOOK(unlink, (int)syscall(SYS_unlink, path))
@@ -218,8 +216,9 @@ SHIM_API int unlinkat(int dirfd, const char *path, int flags)
 
 	return HOOK_RUN(
 		&op, -1,
-		real_unlinkat ? real_unlinkat(dirfd, path, flags)
-			      : (int)syscall(SYS_unlinkat, dirfd, path, flags));
+		real_unlinkat_get()
+			? real_unlinkat_get()(dirfd, path, flags)
+			: (int)syscall(SYS_unlinkat, dirfd, path, flags));
 }
 
 SHIM_API int rename(const char *old, const char *new)
@@ -228,8 +227,9 @@ SHIM_API int rename(const char *old, const char *new)
 
 	change_rename_ops(&from, &to, "rename", AT_FDCWD, old, AT_FDCWD, new);
 	return HOOK_RUN2(&from, &to,
-			 real_rename ? real_rename(old, new)
-				     : (int)syscall(SYS_rename, old, new));
+			 real_rename_get()
+				 ? real_rename_get()(old, new)
+				 : (int)syscall(SYS_rename, old, new));
 }
 
 SHIM_API int renameat(int ofd, const char *old, int nfd, const char *new)
@@ -239,8 +239,9 @@ SHIM_API int renameat(int ofd, const char *old, int nfd, const char *new)
 	change_rename_ops(&from, &to, "renameat", ofd, old, nfd, new);
 	return HOOK_RUN2(
 		&from, &to,
-		real_renameat ? real_renameat(ofd, old, nfd, new)
-			      : (int)syscall(SYS_renameat, ofd, old, nfd, new));
+		real_renameat_get()
+			? real_renameat_get()(ofd, old, nfd, new)
+			: (int)syscall(SYS_renameat, ofd, old, nfd, new));
 }
 
 /* Every flag changes both ends: RENAME_EXCHANGE swaps them,
@@ -251,11 +252,12 @@ SHIM_API int renameat2(int ofd, const char *old, int nfd, const char *new,
 	struct op from, to;
 
 	change_rename_ops(&from, &to, "renameat2", ofd, old, nfd, new);
-	return HOOK_RUN2(&from, &to,
-			 real_renameat2
-				 ? real_renameat2(ofd, old, nfd, new, flags)
-				 : (int)syscall(SYS_renameat2, ofd, old, nfd,
-						new, flags));
+	return HOOK_RUN2(
+		&from, &to,
+		real_renameat2_get()
+			? real_renameat2_get()(ofd, old, nfd, new, flags)
+			: (int)syscall(SYS_renameat2, ofd, old, nfd, new,
+				       flags));
 }
 
 /*
@@ -303,8 +305,8 @@ SHIM_API int link(const char *old, const char *new)
 			new);
 	return link_done(&from, &to,
 			 HOOK_RUN2(&from, &to,
-				   real_link
-					   ? real_link(old, new)
+				   real_link_get()
+					   ? real_link_get()(old, new)
 					   : (int)syscall(SYS_link, old, new)));
 }
 
@@ -320,9 +322,10 @@ SHIM_API int linkat(int ofd, const char *old, int nfd, const char *new,
 	return link_done(
 		&from, &to,
 		HOOK_RUN2(&from, &to,
-			  real_linkat ? real_linkat(ofd, old, nfd, new, flags)
-				      : (int)syscall(SYS_linkat, ofd, old, nfd,
-						     new, flags)));
+			  real_linkat_get()
+				  ? real_linkat_get()(ofd, old, nfd, new, flags)
+				  : (int)syscall(SYS_linkat, ofd, old, nfd, new,
+						 flags)));
 }
 
 /* The target is only text: the link path alone is decided. */
@@ -331,18 +334,20 @@ SHIM_API int symlink(const char *target, const char *path)
 	struct op op = change_make_op("symlink", AT_FDCWD, path);
 
 	return HOOK_RUN(&op, -1,
-			real_symlink ? real_symlink(target, path)
-				     : (int)syscall(SYS_symlink, target, path));
+			real_symlink_get()
+				? real_symlink_get()(target, path)
+				: (int)syscall(SYS_symlink, target, path));
 }
 
 SHIM_API int symlinkat(const char *target, int dirfd, const char *path)
 {
 	struct op op = change_make_op("symlinkat", dirfd, path);
 
-	return HOOK_RUN(&op, -1,
-			real_symlinkat ? real_symlinkat(target, dirfd, path)
-				       : (int)syscall(SYS_symlinkat, target,
-						      dirfd, path));
+	return HOOK_RUN(
+		&op, -1,
+		real_symlinkat_get()
+			? real_symlinkat_get()(target, dirfd, path)
+			: (int)syscall(SYS_symlinkat, target, dirfd, path));
 }
 
 #define MODE_HOOK(name, at, fallback)                                          \
@@ -350,8 +355,9 @@ SHIM_API int symlinkat(const char *target, int dirfd, const char *path)
 	{                                                                      \
 		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name ? real_##name(path, mode)          \
-					    : (fallback));                     \
+				real_##name##_get()                            \
+					? real_##name##_get()(path, mode)      \
+					: (fallback));                         \
 	}
 
 MODE_HOOK(chmod, 0, (int)syscall(SYS_chmod, path, mode))
@@ -365,9 +371,10 @@ SHIM_API int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
 
 	return HOOK_RUN(
 		&op, -1,
-		real_fchmodat ? real_fchmodat(dirfd, path, mode, flags)
-		: flags	      ? hook_nosys()
-			      : (int)syscall(SYS_fchmodat, dirfd, path, mode));
+		real_fchmodat_get()
+			? real_fchmodat_get()(dirfd, path, mode, flags)
+		: flags ? hook_nosys()
+			: (int)syscall(SYS_fchmodat, dirfd, path, mode));
 }
 
 /*
@@ -388,11 +395,12 @@ static int owner_errno(int ret, bool flags_ok)
 	SHIM_API int name(const char *path, uid_t uid, gid_t gid)              \
 	{                                                                      \
 		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
-		return HOOK_RUN(                                               \
-			&op, -1,                                               \
-			owner_errno(real_##name ? real_##name(path, uid, gid)  \
-						: (fallback),                  \
-				    true));                                    \
+		return HOOK_RUN(&op, -1,                                       \
+				owner_errno(real_##name##_get()                \
+						    ? real_##name##_get()(     \
+							      path, uid, gid)  \
+						    : (fallback),              \
+					    true));                            \
 	}
 
 OWNER_HOOK(chown, 0, (int)syscall(SYS_chown, path, uid, gid))
@@ -408,10 +416,11 @@ SHIM_API int fchownat(int dirfd, const char *path, uid_t uid, gid_t gid,
 
 	return HOOK_RUN(
 		&op, -1,
-		owner_errno(real_fchownat ? real_fchownat(dirfd, path, uid, gid,
+		owner_errno(real_fchownat_get()
+				    ? real_fchownat_get()(dirfd, path, uid, gid,
 							  flags)
-					  : (int)syscall(SYS_fchownat, dirfd,
-							 path, uid, gid, flags),
+				    : (int)syscall(SYS_fchownat, dirfd, path,
+						   uid, gid, flags),
 			    flags_ok));
 }
 
@@ -420,8 +429,9 @@ SHIM_API int utime(const char *path, const struct utimbuf *times)
 	struct op op = change_meta_op("utime", AT_FDCWD, path, 0);
 
 	return HOOK_RUN(&op, -1,
-			real_utime ? real_utime(path, times)
-				   : (int)syscall(SYS_utime, path, times));
+			real_utime_get()
+				? real_utime_get()(path, times)
+				: (int)syscall(SYS_utime, path, times));
 }
 
 #define UTIMES_HOOK(name, at, fallback)                                        \
@@ -429,8 +439,9 @@ SHIM_API int utime(const char *path, const struct utimbuf *times)
 	{                                                                      \
 		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name ? real_##name(path, tv)            \
-					    : (fallback));                     \
+				real_##name##_get()                            \
+					? real_##name##_get()(path, tv)        \
+					: (fallback));                         \
 	}
 
 UTIMES_HOOK(utimes, 0, (int)syscall(SYS_utimes, path, tv))
@@ -443,8 +454,8 @@ SHIM_API int futimesat(int dirfd, const char *path, const struct timeval tv[2])
 	struct op op = meta_op("futimesat", dirfd, path, 0, name);
 
 	return HOOK_RUN(&op, -1,
-			real_futimesat
-				? real_futimesat(dirfd, path, tv)
+			real_futimesat_get()
+				? real_futimesat_get()(dirfd, path, tv)
 				: (int)syscall(SYS_futimesat, dirfd, path, tv));
 }
 
@@ -461,10 +472,11 @@ SHIM_API int utimensat(int dirfd, const char *path, const struct timespec ts[2],
 			: change_meta_op("utimensat", dirfd, path,
 					 flags & NOFOLLOW);
 
-	return HOOK_RUN(&op, -1,
-			real_utimensat ? real_utimensat(dirfd, path, ts, flags)
-				       : (int)syscall(SYS_utimensat, dirfd,
-						      path, ts, flags));
+	return HOOK_RUN(
+		&op, -1,
+		real_utimensat_get()
+			? real_utimensat_get()(dirfd, path, ts, flags)
+			: (int)syscall(SYS_utimensat, dirfd, path, ts, flags));
 }
 
 #define SETXATTR_HOOK(name, at, sysno)                                         \
@@ -472,12 +484,13 @@ SHIM_API int utimensat(int dirfd, const char *path, const struct timespec ts[2],
 			  const void *value, size_t size, int flags)           \
 	{                                                                      \
 		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
-		return HOOK_RUN(                                               \
-			&op, -1,                                               \
-			real_##name                                            \
-				? real_##name(path, key, value, size, flags)   \
-				: (int)syscall(sysno, path, key, value, size,  \
-					       flags));                        \
+		return HOOK_RUN(&op, -1,                                       \
+				real_##name##_get()                            \
+					? real_##name##_get()(path, key,       \
+							      value, size,     \
+							      flags)           \
+					: (int)syscall(sysno, path, key,       \
+						       value, size, flags));   \
 	}
 
 SETXATTR_HOOK(setxattr, 0, SYS_setxattr)
@@ -488,8 +501,9 @@ SETXATTR_HOOK(lsetxattr, NOFOLLOW, SYS_lsetxattr)
 	{                                                                      \
 		struct op op = change_meta_op(#name, AT_FDCWD, path, at);      \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name ? real_##name(path, key)           \
-					    : (int)syscall(sysno, path, key)); \
+				real_##name##_get()                            \
+					? real_##name##_get()(path, key)       \
+					: (int)syscall(sysno, path, key));     \
 	}
 
 REMOVEXATTR_HOOK(removexattr, 0, SYS_removexattr)
@@ -502,8 +516,8 @@ SHIM_API int fchmod(int fd, mode_t mode)
 	struct op op = fd_op("fchmod", fd, name);
 
 	return HOOK_RUN(&op, -1,
-			real_fchmod ? real_fchmod(fd, mode)
-				    : (int)syscall(SYS_fchmod, fd, mode));
+			real_fchmod_get() ? real_fchmod_get()(fd, mode)
+					  : (int)syscall(SYS_fchmod, fd, mode));
 }
 
 SHIM_API int fchown(int fd, uid_t uid, gid_t gid)
@@ -511,11 +525,12 @@ SHIM_API int fchown(int fd, uid_t uid, gid_t gid)
 	char name[PATH_BUF];
 	struct op op = fd_op("fchown", fd, name);
 
-	return HOOK_RUN(&op, -1,
-			owner_errno(real_fchown ? real_fchown(fd, uid, gid)
-						: (int)syscall(SYS_fchown, fd,
-							       uid, gid),
-				    true));
+	return HOOK_RUN(
+		&op, -1,
+		owner_errno(real_fchown_get()
+				    ? real_fchown_get()(fd, uid, gid)
+				    : (int)syscall(SYS_fchown, fd, uid, gid),
+			    true));
 }
 
 SHIM_API int futimens(int fd, const struct timespec ts[2])
@@ -524,8 +539,8 @@ SHIM_API int futimens(int fd, const struct timespec ts[2])
 	struct op op = fd_op("futimens", fd, name);
 
 	return HOOK_RUN(&op, -1,
-			real_futimens
-				? real_futimens(fd, ts)
+			real_futimens_get()
+				? real_futimens_get()(fd, ts)
 				: (int)syscall(SYS_utimensat, fd, NULL, ts, 0));
 }
 
@@ -535,8 +550,8 @@ SHIM_API int futimes(int fd, const struct timeval tv[2])
 	struct op op = fd_op("futimes", fd, name);
 
 	return HOOK_RUN(&op, -1,
-			real_futimes
-				? real_futimes(fd, tv)
+			real_futimes_get()
+				? real_futimes_get()(fd, tv)
 				: (int)syscall(SYS_futimesat, fd, NULL, tv));
 }
 
@@ -546,11 +561,12 @@ SHIM_API int fsetxattr(int fd, const char *key, const void *value, size_t size,
 	char name[PATH_BUF];
 	struct op op = fd_op("fsetxattr", fd, name);
 
-	return HOOK_RUN(&op, -1,
-			real_fsetxattr
-				? real_fsetxattr(fd, key, value, size, flags)
-				: (int)syscall(SYS_fsetxattr, fd, key, value,
-					       size, flags));
+	return HOOK_RUN(
+		&op, -1,
+		real_fsetxattr_get()
+			? real_fsetxattr_get()(fd, key, value, size, flags)
+			: (int)syscall(SYS_fsetxattr, fd, key, value, size,
+				       flags));
 }
 
 SHIM_API int fremovexattr(int fd, const char *key)
@@ -559,7 +575,7 @@ SHIM_API int fremovexattr(int fd, const char *key)
 	struct op op = fd_op("fremovexattr", fd, name);
 
 	return HOOK_RUN(&op, -1,
-			real_fremovexattr
-				? real_fremovexattr(fd, key)
+			real_fremovexattr_get()
+				? real_fremovexattr_get()(fd, key)
 				: (int)syscall(SYS_fremovexattr, fd, key));
 }

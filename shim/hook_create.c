@@ -46,28 +46,24 @@ static REAL_SLOT int (*real___xmknod)(int, const char *, mode_t, dev_t *);
 static REAL_SLOT int (*real___xmknodat)(int, int, const char *, mode_t,
 					dev_t *);
 
-static void hooks_create_resolve(void)
-{
-	RESOLVE(mkstemp);
-	RESOLVE(mkstemp64);
-	RESOLVE(mkostemp);
-	RESOLVE(mkostemp64);
-	RESOLVE(mkstemps);
-	RESOLVE(mkstemps64);
-	RESOLVE(mkostemps);
-	RESOLVE(mkostemps64);
-	RESOLVE(mkdtemp);
-	RESOLVE(mktemp);
-	RESOLVE(tmpfile);
-	RESOLVE(tmpfile64);
-	RESOLVE(mkfifo);
-	RESOLVE(mkfifoat);
-	RESOLVE(mknod);
-	RESOLVE(mknodat);
-	RESOLVE(__xmknod);
-	RESOLVE(__xmknodat);
-}
-SHIM_RESOLVER(hooks_create_resolve);
+REAL_FN(real_mkstemp, "mkstemp")
+REAL_FN(real_mkstemp64, "mkstemp64")
+REAL_FN(real_mkostemp, "mkostemp")
+REAL_FN(real_mkostemp64, "mkostemp64")
+REAL_FN(real_mkstemps, "mkstemps")
+REAL_FN(real_mkstemps64, "mkstemps64")
+REAL_FN(real_mkostemps, "mkostemps")
+REAL_FN(real_mkostemps64, "mkostemps64")
+REAL_FN(real_mkdtemp, "mkdtemp")
+REAL_FN(real_mktemp, "mktemp")
+REAL_FN(real_tmpfile, "tmpfile")
+REAL_FN(real_tmpfile64, "tmpfile64")
+REAL_FN(real_mkfifo, "mkfifo")
+REAL_FN(real_mkfifoat, "mkfifoat")
+REAL_FN(real_mknod, "mknod")
+REAL_FN(real_mknodat, "mknodat")
+REAL_FN(real___xmknod, "__xmknod")
+REAL_FN(real___xmknodat, "__xmknodat")
 
 /* A temp file: a new name in the template's directory, opened O_RDWR;
  * @params and @args: the hook's parameters and the call's arguments. */
@@ -77,8 +73,8 @@ SHIM_RESOLVER(hooks_create_resolve);
 		struct op op = OP(#name, RIGHT_R | RIGHT_W, AT_FDCWD, tmpl,    \
 				  PATH_NOFOLLOW);                              \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name ? real_##name args                 \
-					    : hook_nosys());                   \
+				real_##name##_get() ? real_##name##_get() args \
+						    : hook_nosys());           \
 	}
 
 TEMP_HOOK(mkstemp, (char *tmpl), (tmpl))
@@ -97,7 +93,8 @@ SHIM_API char *mkdtemp(char *tmpl)
 	struct op op = OP("mkdtemp", RIGHT_W, AT_FDCWD, tmpl, PATH_NOFOLLOW);
 
 	return HOOK_RUN(&op, NULL,
-			real_mkdtemp ? real_mkdtemp(tmpl) : hook_nosys_ptr());
+			real_mkdtemp_get() ? real_mkdtemp_get()(tmpl)
+					   : hook_nosys_ptr());
 }
 
 /*
@@ -128,13 +125,13 @@ SHIM_API char *mktemp(char *tmpl) /* banned-ok: the hook of it */
 		tmpl[0] = '\0';
 		return tmpl;
 	}
-	if (!real_mktemp) {
+	if (!real_mktemp_get()) {
 		tmpl[0] = '\0';
 		errno = ENOSYS;
 		return tmpl;
 	}
 	errno = saved;
-	return real_mktemp(tmpl);
+	return real_mktemp_get()(tmpl);
 }
 
 #define TMPFILE_HOOK(name)                                                     \
@@ -143,8 +140,8 @@ SHIM_API char *mktemp(char *tmpl) /* banned-ok: the hook of it */
 		struct op op =                                                 \
 			OP(#name, RIGHT_R | RIGHT_W, AT_FDCWD, P_tmpdir, 0);   \
 		return HOOK_RUN(&op, NULL,                                     \
-				real_##name ? real_##name()                    \
-					    : hook_nosys_ptr());               \
+				real_##name##_get() ? real_##name##_get()()    \
+						    : hook_nosys_ptr());       \
 	}
 
 TMPFILE_HOOK(tmpfile)
@@ -155,9 +152,10 @@ SHIM_API int mkfifo(const char *path, mode_t mode)
 	struct op op = change_make_op("mkfifo", AT_FDCWD, path);
 
 	return HOOK_RUN(&op, -1,
-			real_mkfifo ? real_mkfifo(path, mode)
-				    : (int)syscall(SYS_mknodat, AT_FDCWD, path,
-						   S_IFIFO | mode, 0));
+			real_mkfifo_get()
+				? real_mkfifo_get()(path, mode)
+				: (int)syscall(SYS_mknodat, AT_FDCWD, path,
+					       S_IFIFO | mode, 0));
 }
 
 SHIM_API int mkfifoat(int dirfd, const char *path, mode_t mode)
@@ -165,9 +163,10 @@ SHIM_API int mkfifoat(int dirfd, const char *path, mode_t mode)
 	struct op op = change_make_op("mkfifoat", dirfd, path);
 
 	return HOOK_RUN(&op, -1,
-			real_mkfifoat ? real_mkfifoat(dirfd, path, mode)
-				      : (int)syscall(SYS_mknodat, dirfd, path,
-						     S_IFIFO | mode, 0));
+			real_mkfifoat_get()
+				? real_mkfifoat_get()(dirfd, path, mode)
+				: (int)syscall(SYS_mknodat, dirfd, path,
+					       S_IFIFO | mode, 0));
 }
 
 SHIM_API int mknod(const char *path, mode_t mode, dev_t dev)
@@ -175,19 +174,20 @@ SHIM_API int mknod(const char *path, mode_t mode, dev_t dev)
 	struct op op = change_make_op("mknod", AT_FDCWD, path);
 
 	return HOOK_RUN(&op, -1,
-			real_mknod ? real_mknod(path, mode, dev)
-				   : (int)syscall(SYS_mknodat, AT_FDCWD, path,
-						  mode, dev));
+			real_mknod_get() ? real_mknod_get()(path, mode, dev)
+					 : (int)syscall(SYS_mknodat, AT_FDCWD,
+							path, mode, dev));
 }
 
 SHIM_API int mknodat(int dirfd, const char *path, mode_t mode, dev_t dev)
 {
 	struct op op = change_make_op("mknodat", dirfd, path);
 
-	return HOOK_RUN(&op, -1,
-			real_mknodat ? real_mknodat(dirfd, path, mode, dev)
-				     : (int)syscall(SYS_mknodat, dirfd, path,
-						    mode, dev));
+	return HOOK_RUN(
+		&op, -1,
+		real_mknodat_get()
+			? real_mknodat_get()(dirfd, path, mode, dev)
+			: (int)syscall(SYS_mknodat, dirfd, path, mode, dev));
 }
 
 SHIM_API int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
@@ -195,8 +195,9 @@ SHIM_API int __xmknod(int ver, const char *path, mode_t mode, dev_t *dev)
 	struct op op = change_make_op("__xmknod", AT_FDCWD, path);
 
 	return HOOK_RUN(&op, -1,
-			real___xmknod ? real___xmknod(ver, path, mode, dev)
-				      : hook_nosys());
+			real___xmknod_get()
+				? real___xmknod_get()(ver, path, mode, dev)
+				: hook_nosys());
 }
 
 SHIM_API int __xmknodat(int ver, int dirfd, const char *path, mode_t mode,
@@ -204,8 +205,9 @@ SHIM_API int __xmknodat(int ver, int dirfd, const char *path, mode_t mode,
 {
 	struct op op = change_make_op("__xmknodat", dirfd, path);
 
-	return HOOK_RUN(&op, -1,
-			real___xmknodat
-				? real___xmknodat(ver, dirfd, path, mode, dev)
-				: hook_nosys());
+	return HOOK_RUN(
+		&op, -1,
+		real___xmknodat_get()
+			? real___xmknodat_get()(ver, dirfd, path, mode, dev)
+			: hook_nosys());
 }

@@ -12,17 +12,13 @@
 static REAL_SLOT int (*real_chdir)(const char *);
 static REAL_SLOT int (*real_fchdir)(int);
 
-static void hooks_cwd_resolve(void)
-{
-	RESOLVE(chdir);
-	RESOLVE(fchdir);
-	cwd_watch();
-}
-SHIM_RESOLVER(hooks_cwd_resolve);
+REAL_FN(real_chdir, "chdir")
+REAL_FN(real_fchdir, "fchdir")
 
 SHIM_API int chdir(const char *path)
 {
-	int ret = real_chdir ? real_chdir(path) : (int)syscall(SYS_chdir, path);
+	int ret = real_chdir_get() ? real_chdir_get()(path)
+				   : (int)syscall(SYS_chdir, path);
 
 	cwd_changed();
 	return ret;
@@ -30,7 +26,8 @@ SHIM_API int chdir(const char *path)
 
 SHIM_API int fchdir(int fd)
 {
-	int ret = real_fchdir ? real_fchdir(fd) : (int)syscall(SYS_fchdir, fd);
+	int ret = real_fchdir_get() ? real_fchdir_get()(fd)
+				    : (int)syscall(SYS_fchdir, fd);
 
 	cwd_changed();
 	return ret;

@@ -55,6 +55,8 @@ SHIM_API char *getenv(const char *name)
 {
 	char *v = lookup(name);
 
+	if (!v && !shim_is_ready())
+		shim_init();
 	if (!v && shim_is_ready() && shim.extra.gone &&
 	    listed(shim.extra.gone, name, strlen(name)))
 		report_variable(name);

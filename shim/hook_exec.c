@@ -61,25 +61,17 @@ static REAL_SLOT int (*real_system)(const char *);
 static REAL_SLOT FILE *(*real_popen)(const char *, const char *);
 static REAL_SLOT int (*real_wordexp)(const char *, wordexp_t *, int);
 
-static void hooks_exec_resolve(void)
-{
-	RESOLVE(execve);
-	RESOLVE(execvpe);
-	RESOLVE(fexecve);
-	RESOLVE(execveat);
-	RESOLVE_V(posix_spawn, "GLIBC_2.15");
-	RESOLVE_V(posix_spawnp, "GLIBC_2.15");
-	if (!real_posix_spawn)
-		RESOLVE(posix_spawn);
-	if (!real_posix_spawnp)
-		RESOLVE(posix_spawnp);
-	real_posix_spawn_old = real_sym("posix_spawn", "GLIBC_2.2.5");
-	real_posix_spawnp_old = real_sym("posix_spawnp", "GLIBC_2.2.5");
-	RESOLVE(system);
-	RESOLVE(popen);
-	RESOLVE(wordexp);
-}
-SHIM_RESOLVER(hooks_exec_resolve);
+REAL_FN_VD(real_posix_spawn, "posix_spawn", "GLIBC_2.15")
+REAL_FN_VD(real_posix_spawnp, "posix_spawnp", "GLIBC_2.15")
+REAL_FN_V(real_posix_spawn_old, "posix_spawn", "GLIBC_2.2.5")
+REAL_FN_V(real_posix_spawnp_old, "posix_spawnp", "GLIBC_2.2.5")
+REAL_FN(real_execve, "execve")
+REAL_FN(real_execvpe, "execvpe")
+REAL_FN(real_fexecve, "fexecve")
+REAL_FN(real_execveat, "execveat")
+REAL_FN(real_system, "system")
+REAL_FN(real_popen, "popen")
+REAL_FN(real_wordexp, "wordexp")
 
 static int refuse(int err)
 {
@@ -193,8 +185,9 @@ static int sys_execve(const char *path, char *const argv[], char *const envp[])
 
 static int run_execve(const char *path, char *const argv[], char *const envp[])
 {
-	return exec_env_execve(real_execve ? real_execve : sys_execve, path,
-			       argv, envp);
+	return exec_env_execve(real_execve_get() ? real_execve_get()
+						 : sys_execve,
+			       path, argv, envp);
 }
 
 static NOINLINE int run_execvpe(const char *file, char *const argv[],
@@ -205,11 +198,10 @@ static NOINLINE int run_execvpe(const char *file, char *const argv[],
 
 	if (ret)
 		return refuse(-ret);
-	if (!real_execvpe)
-		RESOLVE(execvpe);
-	ret = real_execvpe ? real_execvpe(file, argv, env.envp) : -1;
+	ret = real_execvpe_get() ? real_execvpe_get()(file, argv, env.envp)
+				 : -1;
 	exec_env_done(&env);
-	return real_execvpe ? ret : refuse(ENOSYS);
+	return real_execvpe_get() ? ret : refuse(ENOSYS);
 }
 
 static NOINLINE int run_fexecve(int fd, char *const argv[], char *const envp[])
@@ -219,11 +211,11 @@ static NOINLINE int run_fexecve(int fd, char *const argv[], char *const envp[])
 
 	if (ret)
 		return refuse(-ret);
-	if (!real_fexecve)
+	if (!real_fexecve_get())
 		ret = (int)syscall(SYS_execveat, fd, "", argv, env.envp,
 				   AT_EMPTY_PATH);
 	else
-		ret = real_fexecve(fd, argv, env.envp);
+		ret = real_fexecve_get()(fd, argv, env.envp);
 	exec_env_done(&env);
 	return ret;
 }
@@ -237,11 +229,11 @@ static NOINLINE int run_execveat(int dirfd, const char *path,
 
 	if (ret)
 		return refuse(-ret);
-	if (!real_execveat)
+	if (!real_execveat_get())
 		ret = (int)syscall(SYS_execveat, dirfd, path, argv, env.envp,
 				   flags);
 	else
-		ret = real_execveat(dirfd, path, argv, env.envp, flags);
+		ret = real_execveat_get()(dirfd, path, argv, env.envp, flags);
 	exec_env_done(&env);
 	return ret;
 }
@@ -436,13 +428,13 @@ static int spawn(spawn_fn *real, const char *name, bool use_path, pid_t *pid,
 		return spawn(real, name, use_path, SPAWN_ARGS);                \
 	}
 SPAWN_HOOK(cordon_posix_spawn, "posix_spawn@@GLIBC_2.15", "posix_spawn",
-	   real_posix_spawn, false)
+	   real_posix_spawn_get(), false)
 SPAWN_HOOK(cordon_posix_spawnp, "posix_spawnp@@GLIBC_2.15", "posix_spawnp",
-	   real_posix_spawnp, true)
+	   real_posix_spawnp_get(), true)
 SPAWN_HOOK(cordon_posix_spawn_old, "posix_spawn@GLIBC_2.2.5", "posix_spawn",
-	   real_posix_spawn_old, false)
+	   real_posix_spawn_old_get(), false)
 SPAWN_HOOK(cordon_posix_spawnp_old, "posix_spawnp@GLIBC_2.2.5", "posix_spawnp",
-	   real_posix_spawnp_old, true)
+	   real_posix_spawnp_old_get(), true)
 
 /* ---- /bin/sh from libc: system, popen, wordexp ---- */
 
@@ -468,10 +460,10 @@ SHIM_API int system(const char *cmd)
 	}
 	if (err)
 		return refuse(err);
-	if (!real_system)
+	if (!real_system_get())
 		return refuse(ENOSYS);
 	errno = saved;
-	return real_system(cmd);
+	return real_system_get()(cmd);
 }
 
 SHIM_API FILE *popen(const char *cmd, const char *mode)
@@ -481,12 +473,12 @@ SHIM_API FILE *popen(const char *cmd, const char *mode)
 
 	if (cmd && mode && (mode[0] == 'r' || mode[0] == 'w'))
 		err = shell_ready("popen");
-	if (err || !real_popen) {
+	if (err || !real_popen_get()) {
 		errno = err ? err : ENOSYS;
 		return NULL;
 	}
 	errno = saved;
-	return real_popen(cmd, mode);
+	return real_popen_get()(cmd, mode);
 }
 
 /* Would wordexp() run a shell for @w: `...` or $(...) outside single
@@ -531,8 +523,8 @@ SHIM_API int wordexp(const char *words, wordexp_t *we, int flags)
 		errno = err;
 		return WRDE_NOSPACE;
 	}
-	if (!real_wordexp)
+	if (!real_wordexp_get())
 		return WRDE_NOSPACE;
 	errno = saved;
-	return real_wordexp(words, we, flags);
+	return real_wordexp_get()(words, we, flags);
 }

@@ -51,18 +51,14 @@ static REAL_SLOT int (*real_getaddrinfo)(const char *, const char *,
 					 const struct addrinfo *,
 					 struct addrinfo **);
 
-static void hooks_net_resolve(void)
-{
-	RESOLVE(connect);
-	RESOLVE(__connect);
-	RESOLVE(sendto);
-	RESOLVE(sendmsg);
-	RESOLVE(sendmmsg);
-	RESOLVE(bind);
-	RESOLVE(socket);
-	RESOLVE(getaddrinfo);
-}
-SHIM_RESOLVER(hooks_net_resolve);
+REAL_FN(real_connect, "connect")
+REAL_FN(real___connect, "__connect")
+REAL_FN(real_sendto, "sendto")
+REAL_FN(real_sendmsg, "sendmsg")
+REAL_FN(real_sendmmsg, "sendmmsg")
+REAL_FN(real_bind, "bind")
+REAL_FN(real_socket, "socket")
+REAL_FN(real_getaddrinfo, "getaddrinfo")
 
 static long sockopt(int fd, int name, int *val, socklen_t *len)
 {
@@ -114,8 +110,9 @@ enum net_kind net_kind(int fd)
 	{                                                                      \
 		return NET_RUN(#name, use,                                     \
 			       net_decide(#name, use, fd, sa, len), sa, len,   \
-			       real_##name ? real_##name(fd, sa, len)          \
-					   : (int)syscall(sys, fd, sa, len));  \
+			       real_##name##_get()                             \
+				       ? real_##name##_get()(fd, sa, len)      \
+				       : (int)syscall(sys, fd, sa, len));      \
 	}
 
 CONNECT_HOOK(connect, NET_USE_CONNECT, SYS_connect)
@@ -128,8 +125,9 @@ SHIM_API ssize_t sendto(int fd, const void *buf, size_t n, int flags,
 	return NET_RUN(
 		"sendto", NET_USE_SEND,
 		net_decide("sendto", NET_USE_SEND, fd, sa, len), sa, len,
-		real_sendto ? real_sendto(fd, buf, n, flags, sa, len)
-			    : syscall(SYS_sendto, fd, buf, n, flags, sa, len));
+		real_sendto_get()
+			? real_sendto_get()(fd, buf, n, flags, sa, len)
+			: syscall(SYS_sendto, fd, buf, n, flags, sa, len));
 }
 
 static int msg_decide(const char *name, int fd, const struct msghdr *msg)
@@ -144,8 +142,9 @@ SHIM_API ssize_t sendmsg(int fd, const struct msghdr *msg, int flags)
 {
 	return NET_RUN("sendmsg", NET_USE_SEND, msg_decide("sendmsg", fd, msg),
 		       msg ? msg->msg_name : NULL, msg ? msg->msg_namelen : 0,
-		       real_sendmsg ? real_sendmsg(fd, msg, flags)
-				    : syscall(SYS_sendmsg, fd, msg, flags));
+		       real_sendmsg_get()
+			       ? real_sendmsg_get()(fd, msg, flags)
+			       : syscall(SYS_sendmsg, fd, msg, flags));
 }
 
 /* The messages before the first refused one go out, as the kernel sends
@@ -168,9 +167,9 @@ SHIM_API int sendmmsg(int fd, struct mmsghdr *vec, unsigned int vlen, int flags)
 			break;
 		}
 	}
-	if (!real_sendmmsg)
+	if (!real_sendmmsg_get())
 		return (int)syscall(SYS_sendmmsg, fd, vec, vlen, flags);
-	ret = real_sendmmsg(fd, vec, vlen, flags);
+	ret = real_sendmmsg_get()(fd, vec, vlen, flags);
 	if (ret >= 0)
 		errno = saved;
 	return ret;
@@ -199,8 +198,9 @@ static void socket_failed(int domain, int type, int protocol, int err)
 
 SHIM_API int socket(int domain, int type, int protocol)
 {
-	int fd = real_socket ? real_socket(domain, type, protocol)
-			     : (int)syscall(SYS_socket, domain, type, protocol);
+	int fd = real_socket_get()
+			 ? real_socket_get()(domain, type, protocol)
+			 : (int)syscall(SYS_socket, domain, type, protocol);
 
 	if (fd < 0) {
 		int err = errno;
@@ -250,11 +250,11 @@ SHIM_API int getaddrinfo(const char *node, const char *service,
 {
 	int ret, err;
 
-	if (!real_getaddrinfo)
+	if (!real_getaddrinfo_get())
 		hook_begin(); /* called before the constructor */
-	if (!real_getaddrinfo)
+	if (!real_getaddrinfo_get())
 		return EAI_SYSTEM; /* no libc to ask: cannot happen */
-	ret = real_getaddrinfo(node, service, hints, res);
+	ret = real_getaddrinfo_get()(node, service, hints, res);
 	err = errno;
 	/* learning, or where a connect to one of its addresses would be
 	 * told --allow-host NAME (report_net.c) */

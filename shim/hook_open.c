@@ -63,34 +63,31 @@ static REAL_SLOT void *(*real_dlmopen)(Lmid_t, const char *, int);
 static REAL_SLOT int (*real_posix_spawn_file_actions_addopen)(
 	posix_spawn_file_actions_t *, int, const char *, int, mode_t);
 
-static void hooks_open_resolve(void)
-{
-	RESOLVE(open);
-	RESOLVE(open64);
-	RESOLVE(__open);
-	RESOLVE(__open64);
-	RESOLVE(__open_2);
-	RESOLVE(__open64_2);
-	RESOLVE(openat);
-	RESOLVE(openat64);
-	RESOLVE(__openat_2);
-	RESOLVE(__openat64_2);
-	RESOLVE(creat);
-	RESOLVE(creat64);
-	RESOLVE(fopen);
-	RESOLVE(fopen64);
-	RESOLVE(freopen);
-	RESOLVE(freopen64);
-	RESOLVE(opendir);
-	RESOLVE(truncate);
-	RESOLVE(truncate64);
-	/* One function under both versions (2.2.5 or 2.3.4, and 2.34);
-	 * the unversioned hook catches callers of either. */
-	RESOLVE(dlopen);
-	RESOLVE(dlmopen);
-	RESOLVE(posix_spawn_file_actions_addopen);
-}
-SHIM_RESOLVER(hooks_open_resolve);
+/* One function under both versions (2.2.5 or 2.3.4, and 2.34);
+ * the unversioned hook catches callers of either. */
+REAL_FN(real_open, "open")
+REAL_FN(real_open64, "open64")
+REAL_FN(real___open, "__open")
+REAL_FN(real___open64, "__open64")
+REAL_FN(real___open_2, "__open_2")
+REAL_FN(real___open64_2, "__open64_2")
+REAL_FN(real_openat, "openat")
+REAL_FN(real_openat64, "openat64")
+REAL_FN(real___openat_2, "__openat_2")
+REAL_FN(real___openat64_2, "__openat64_2")
+REAL_FN(real_creat, "creat")
+REAL_FN(real_creat64, "creat64")
+REAL_FN(real_fopen, "fopen")
+REAL_FN(real_fopen64, "fopen64")
+REAL_FN(real_freopen, "freopen")
+REAL_FN(real_freopen64, "freopen64")
+REAL_FN(real_opendir, "opendir")
+REAL_FN(real_truncate, "truncate")
+REAL_FN(real_truncate64, "truncate64")
+REAL_FN(real_dlopen, "dlopen")
+REAL_FN(real_dlmopen, "dlmopen")
+REAL_FN(real_posix_spawn_file_actions_addopen,
+	"posix_spawn_file_actions_addopen")
 
 static bool has_mode(int flags)
 {
@@ -155,8 +152,8 @@ static int fopen_flags(const char *mode)
 		mode_t mode = OPEN_MODE(flags);                                \
 		struct op op = open_op(#name, dirfd, path, flags);             \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name                                    \
-					? real_##name args                     \
+				real_##name##_get()                            \
+					? real_##name##_get() args             \
 					: (int)syscall(SYS_openat, dirfd,      \
 						       path, flags, mode));    \
 	}
@@ -181,9 +178,10 @@ OPEN_HOOK(openat64, (int dirfd, const char *path, int flags, ...), dirfd,
 	{                                                                      \
 		struct op op = open_op(#name, dirfd, path, flags);             \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name ? real_##name args                 \
-					    : (int)syscall(SYS_openat, dirfd,  \
-							   path, flags, 0));   \
+				real_##name##_get()                            \
+					? real_##name##_get() args             \
+					: (int)syscall(SYS_openat, dirfd,      \
+						       path, flags, 0));       \
 	}
 
 OPEN2_HOOK(__open_2, (const char *path, int flags), AT_FDCWD, (path, flags))
@@ -200,8 +198,9 @@ OPEN2_HOOK(__openat64_2, (int dirfd, const char *path, int flags), dirfd,
 				       O_WRONLY | O_CREAT | O_TRUNC);          \
 		return HOOK_RUN(                                               \
 			&op, -1,                                               \
-			real_##name ? real_##name(path, mode)                  \
-				    : (int)syscall(SYS_creat, path, mode));    \
+			real_##name##_get()                                    \
+				? real_##name##_get()(path, mode)              \
+				: (int)syscall(SYS_creat, path, mode));        \
 	}
 
 CREAT_HOOK(creat)
@@ -215,8 +214,8 @@ CREAT_HOOK(creat64)
 		struct op op = open_op(#name, AT_FDCWD, path,                  \
 				       path && mode ? fopen_flags(mode) : 0);  \
 		return HOOK_RUN(&op, NULL,                                     \
-				real_##name ? real_##name args                 \
-					    : hook_nosys_ptr());               \
+				real_##name##_get() ? real_##name##_get() args \
+						    : hook_nosys_ptr());       \
 	}
 
 FOPEN_HOOK(fopen, (const char *path, const char *mode), (path, mode))
@@ -231,7 +230,8 @@ SHIM_API DIR *opendir(const char *path)
 	struct op op = OP("opendir", RIGHT_R, AT_FDCWD, path, 0);
 
 	return HOOK_RUN(&op, NULL,
-			real_opendir ? real_opendir(path) : hook_nosys_ptr());
+			real_opendir_get() ? real_opendir_get()(path)
+					   : hook_nosys_ptr());
 }
 
 #define TRUNCATE_HOOK(name)                                                    \
@@ -240,8 +240,9 @@ SHIM_API DIR *opendir(const char *path)
 		struct op op = OP(#name, RIGHT_W, AT_FDCWD, path, 0);          \
 		return HOOK_RUN(                                               \
 			&op, -1,                                               \
-			real_##name ? real_##name(path, len)                   \
-				    : (int)syscall(SYS_truncate, path, len));  \
+			real_##name##_get()                                    \
+				? real_##name##_get()(path, len)               \
+				: (int)syscall(SYS_truncate, path, len));      \
 	}
 
 TRUNCATE_HOOK(truncate)
@@ -289,18 +290,18 @@ SHIM_API TAIL_CALLER void *dlopen(const char *file, int mode)
 {
 	if (dl_denied("dlopen", file))
 		return NULL;
-	if (!real_dlopen)
+	if (!real_dlopen_get())
 		return dl_nosys();
-	return real_dlopen(file, mode);
+	return real_dlopen_get()(file, mode);
 }
 
 SHIM_API TAIL_CALLER void *dlmopen(Lmid_t lmid, const char *file, int mode)
 {
 	if (dl_denied("dlmopen", file))
 		return NULL;
-	if (!real_dlmopen)
+	if (!real_dlmopen_get())
 		return dl_nosys();
-	return real_dlmopen(lmid, file, mode);
+	return real_dlmopen_get()(lmid, file, mode);
 }
 
 /* The child opens the path through libc's internal call: decide at
@@ -320,9 +321,10 @@ SHIM_API int posix_spawn_file_actions_addopen(posix_spawn_file_actions_t *fa,
 	ret = hook_decide(&op);
 	if (ret)
 		return ret; /* returned, as by posix_spawn: errno untouched */
-	if (!real_posix_spawn_file_actions_addopen)
+	if (!real_posix_spawn_file_actions_addopen_get())
 		return ENOSYS;
-	ret = real_posix_spawn_file_actions_addopen(fa, fd, path, oflag, mode);
+	ret = real_posix_spawn_file_actions_addopen_get()(fa, fd, path, oflag,
+							  mode);
 	if (ret)
 		hook_failed(&op, ret);
 	errno = saved;

@@ -82,40 +82,35 @@ static REAL_SLOT char *(*real_realpath_old)(const char *, char *);
 static REAL_SLOT char *(*real___realpath_chk)(const char *, char *, size_t);
 static REAL_SLOT char *(*real_canonicalize_file_name)(const char *);
 
-static void hooks_stat_resolve(void)
-{
-	RESOLVE(stat);
-	RESOLVE(stat64);
-	RESOLVE(lstat);
-	RESOLVE(lstat64);
-	RESOLVE(fstatat);
-	RESOLVE(fstatat64);
-	RESOLVE(__xstat);
-	RESOLVE(__xstat64);
-	RESOLVE(__lxstat);
-	RESOLVE(__lxstat64);
-	RESOLVE(__fxstatat);
-	RESOLVE(__fxstatat64);
-	RESOLVE(statx);
-	RESOLVE(access);
-	RESOLVE(faccessat);
-	RESOLVE(euidaccess);
-	RESOLVE(eaccess);
-	RESOLVE(readlink);
-	RESOLVE(readlinkat);
-	RESOLVE(__readlink_chk);
-	RESOLVE(__readlinkat_chk);
-	/* The version a program linked since glibc 2.3 calls (catalog A.2).
-	 * The build exports one unversioned realpath, which a program bound
-	 * to realpath@GLIBC_2.2.5 reaches too: it gets this one, which takes
-	 * a NULL buffer where its own fails with EINVAL. */
-	if (!RESOLVE_V(realpath, "GLIBC_2.3"))
-		RESOLVE(realpath);
-	real_realpath_old = real_sym("realpath", "GLIBC_2.2.5");
-	RESOLVE(__realpath_chk);
-	RESOLVE(canonicalize_file_name);
-}
-SHIM_RESOLVER(hooks_stat_resolve);
+/* The version a program linked since glibc 2.3 calls (catalog A.2).
+ * The build exports one unversioned realpath, which a program bound
+ * to realpath@GLIBC_2.2.5 reaches too: it gets this one, which takes
+ * a NULL buffer where its own fails with EINVAL. */
+REAL_FN_VD(real_realpath, "realpath", "GLIBC_2.3")
+REAL_FN_V(real_realpath_old, "realpath", "GLIBC_2.2.5")
+REAL_FN(real_stat, "stat")
+REAL_FN(real_stat64, "stat64")
+REAL_FN(real_lstat, "lstat")
+REAL_FN(real_lstat64, "lstat64")
+REAL_FN(real_fstatat, "fstatat")
+REAL_FN(real_fstatat64, "fstatat64")
+REAL_FN(real___xstat, "__xstat")
+REAL_FN(real___xstat64, "__xstat64")
+REAL_FN(real___lxstat, "__lxstat")
+REAL_FN(real___lxstat64, "__lxstat64")
+REAL_FN(real___fxstatat, "__fxstatat")
+REAL_FN(real___fxstatat64, "__fxstatat64")
+REAL_FN(real_statx, "statx")
+REAL_FN(real_access, "access")
+REAL_FN(real_faccessat, "faccessat")
+REAL_FN(real_euidaccess, "euidaccess")
+REAL_FN(real_eaccess, "eaccess")
+REAL_FN(real_readlink, "readlink")
+REAL_FN(real_readlinkat, "readlinkat")
+REAL_FN(real___readlink_chk, "__readlink_chk")
+REAL_FN(real___readlinkat_chk, "__readlinkat_chk")
+REAL_FN(real___realpath_chk, "__realpath_chk")
+REAL_FN(real_canonicalize_file_name, "canonicalize_file_name")
 
 static int path_flags(int flags)
 {
@@ -187,8 +182,8 @@ static int decide(struct op *op, int flags)
 	{                                                                      \
 		struct op op = OP(#name, 0, dirfd, path, path_flags(flags));   \
 		return STAT_RUN(&op, flags, -1,                                \
-				real_##name                                    \
-					? real_##name args                     \
+				real_##name##_get()                            \
+					? real_##name##_get() args             \
 					: (int)syscall(SYS_newfstatat, dirfd,  \
 						       path, st, flags));      \
 	}
@@ -207,9 +202,10 @@ static int decide(struct op *op, int flags)
 		errno = err ? err : saved;                                     \
 		if (err || answered)                                           \
 			return err ? -1 : 0;                                   \
-		ret = real_##name ? real_##name(path, st)                      \
-				  : (int)syscall(SYS_newfstatat, AT_FDCWD,     \
-						 path, st, 0);                 \
+		ret = real_##name##_get()                                      \
+			      ? real_##name##_get()(path, st)                  \
+			      : (int)syscall(SYS_newfstatat, AT_FDCWD, path,   \
+					     st, 0);                           \
 		if (ret < 0)                                                   \
 			hook_failed(&op, errno);                               \
 		return ret;                                                    \
@@ -252,9 +248,10 @@ SHIM_API int statx(int dirfd, const char *path, int flags, unsigned int mask,
 	struct op op = OP("statx", 0, dirfd, path, path_flags(flags));
 
 	return STAT_RUN(&op, flags, -1,
-			real_statx ? real_statx(dirfd, path, flags, mask, buf)
-				   : (int)syscall(SYS_statx, dirfd, path, flags,
-						  mask, buf));
+			real_statx_get() ? real_statx_get()(dirfd, path, flags,
+							    mask, buf)
+					 : (int)syscall(SYS_statx, dirfd, path,
+							flags, mask, buf));
 }
 
 /* access() and euidaccess() differ in whose ids the kernel checks: the
@@ -265,10 +262,11 @@ SHIM_API int statx(int dirfd, const char *path, int flags, unsigned int mask,
 		struct op op =                                                 \
 			OP(#name, access_need(mode), AT_FDCWD, path, 0);       \
 		return STAT_RUN(&op, 0, -1,                                    \
-				real_##name ? real_##name(path, mode)          \
-					    : (int)syscall(SYS_faccessat2,     \
-							   AT_FDCWD, path,     \
-							   mode, flags));      \
+				real_##name##_get()                            \
+					? real_##name##_get()(path, mode)      \
+					: (int)syscall(SYS_faccessat2,         \
+						       AT_FDCWD, path, mode,   \
+						       flags));                \
 	}
 
 ACCESS_HOOK(access, 0)
@@ -281,8 +279,8 @@ SHIM_API int faccessat(int dirfd, const char *path, int mode, int flags)
 			  path_flags(flags));
 
 	return STAT_RUN(&op, flags, -1,
-			real_faccessat
-				? real_faccessat(dirfd, path, mode, flags)
+			real_faccessat_get()
+				? real_faccessat_get()(dirfd, path, mode, flags)
 				: (int)syscall(SYS_faccessat2, dirfd, path,
 					       mode, flags));
 }
@@ -295,9 +293,10 @@ SHIM_API int faccessat(int dirfd, const char *path, int mode, int flags)
 	{                                                                      \
 		struct op op = OP(#name, 0, dirfd, path, PATH_NOFOLLOW);       \
 		return STAT_RUN(&op, AT_SYMLINK_NOFOLLOW, (ssize_t)-1,         \
-				real_##name ? real_##name args                 \
-					    : syscall(SYS_readlinkat, dirfd,   \
-						      path, buf, len));        \
+				real_##name##_get()                            \
+					? real_##name##_get() args             \
+					: syscall(SYS_readlinkat, dirfd, path, \
+						  buf, len));                  \
 	}
 
 READLINK_HOOK(readlink, (const char *path, char *buf, size_t len), AT_FDCWD,
@@ -326,8 +325,8 @@ READLINK_HOOK(__readlinkat_chk,
 				     : (char *)hook_nosys_ptr());              \
 	}
 
-REALPATH_HOOK(realpath_v2_3, real_realpath)
-REALPATH_HOOK(realpath_v2_2_5, real_realpath_old)
+REALPATH_HOOK(realpath_v2_3, real_realpath_get())
+REALPATH_HOOK(realpath_v2_2_5, real_realpath_old_get())
 __asm__(".symver realpath_v2_3,realpath@@GLIBC_2.3");
 __asm__(".symver realpath_v2_2_5,realpath@GLIBC_2.2.5");
 
@@ -338,8 +337,8 @@ SHIM_API char *__realpath_chk(const char *path, char *resolved,
 
 	return STAT_RUN(
 		&op, 0, (char *)NULL,
-		real___realpath_chk
-			? real___realpath_chk(path, resolved, resolvedlen)
+		real___realpath_chk_get()
+			? real___realpath_chk_get()(path, resolved, resolvedlen)
 			: (char *)hook_nosys_ptr());
 }
 
@@ -348,7 +347,7 @@ SHIM_API char *canonicalize_file_name(const char *path)
 	struct op op = OP("canonicalize_file_name", 0, AT_FDCWD, path, 0);
 
 	return STAT_RUN(&op, 0, (char *)NULL,
-			real_canonicalize_file_name
-				? real_canonicalize_file_name(path)
+			real_canonicalize_file_name_get()
+				? real_canonicalize_file_name_get()(path)
 				: (char *)hook_nosys_ptr());
 }

@@ -77,30 +77,26 @@ static REAL_SLOT struct dirent *(*real_readdir)(DIR *);
 static REAL_SLOT struct dirent64 *(*real_readdir64)(DIR *);
 static REAL_SLOT int (*real_closedir)(DIR *);
 
-static void hooks_walk_resolve(void)
-{
-	RESOLVE(scandir);
-	RESOLVE(scandir64);
-	RESOLVE(scandirat);
-	RESOLVE(scandirat64);
-	RESOLVE_V(glob, "GLIBC_2.27");
-	RESOLVE_V(glob64, "GLIBC_2.27");
-	real_glob_old = real_sym("glob", "GLIBC_2.2.5");
-	real_glob64_old = real_sym("glob64", "GLIBC_2.2.5");
-	RESOLVE_V(nftw, "GLIBC_2.3.3");
-	RESOLVE_V(nftw64, "GLIBC_2.3.3");
-	real_nftw_old = real_sym("nftw", "GLIBC_2.2.5");
-	real_nftw64_old = real_sym("nftw64", "GLIBC_2.2.5");
-	RESOLVE(ftw);
-	RESOLVE(ftw64);
-	RESOLVE(fts_open);
-	RESOLVE(fts64_open);
-	RESOLVE(opendir);
-	RESOLVE(readdir);
-	RESOLVE(readdir64);
-	RESOLVE(closedir);
-}
-SHIM_RESOLVER(hooks_walk_resolve);
+REAL_FN_V(real_glob, "glob", "GLIBC_2.27")
+REAL_FN_V(real_glob64, "glob64", "GLIBC_2.27")
+REAL_FN_V(real_nftw, "nftw", "GLIBC_2.3.3")
+REAL_FN_V(real_nftw64, "nftw64", "GLIBC_2.3.3")
+REAL_FN_V(real_glob_old, "glob", "GLIBC_2.2.5")
+REAL_FN_V(real_glob64_old, "glob64", "GLIBC_2.2.5")
+REAL_FN_V(real_nftw_old, "nftw", "GLIBC_2.2.5")
+REAL_FN_V(real_nftw64_old, "nftw64", "GLIBC_2.2.5")
+REAL_FN(real_scandir, "scandir")
+REAL_FN(real_scandir64, "scandir64")
+REAL_FN(real_scandirat, "scandirat")
+REAL_FN(real_scandirat64, "scandirat64")
+REAL_FN(real_ftw, "ftw")
+REAL_FN(real_ftw64, "ftw64")
+REAL_FN(real_fts_open, "fts_open")
+REAL_FN(real_fts64_open, "fts64_open")
+REAL_FN(real_opendir, "opendir")
+REAL_FN(real_readdir, "readdir")
+REAL_FN(real_readdir64, "readdir64")
+REAL_FN(real_closedir, "closedir")
 
 /* lstat (@nofollow) or stat of @path, by the system call: a walker's
  * own view of its root, never a hook's. */
@@ -150,8 +146,8 @@ static int decide_root(const char *name, int dirfd, const char *path,
 	{                                                                      \
 		struct op op = OP(#name, RIGHT_R, dirfd, dir, 0);              \
 		return HOOK_RUN(&op, -1,                                       \
-				real_##name ? real_##name args                 \
-					    : hook_nosys());                   \
+				real_##name##_get() ? real_##name##_get() args \
+						    : hook_nosys());           \
 	}
 
 SCANDIR_HOOK(scandir,
@@ -178,8 +174,8 @@ static void *glob_opendir_as(const char *name, const char *dir)
 	struct op op = OP(name, RIGHT_R, AT_FDCWD, dir, 0);
 
 	return HOOK_RUN(&op, NULL,
-			real_opendir ? real_opendir(dir)
-				     : (DIR *)hook_nosys_ptr());
+			real_opendir_get() ? real_opendir_get()(dir)
+					   : (DIR *)hook_nosys_ptr());
 }
 
 /* One per name, so that the line names the function the program called. */
@@ -195,18 +191,18 @@ static void *glob64_opendir(const char *dir)
 
 static void glob_closedir(void *d)
 {
-	if (real_closedir)
-		real_closedir(d);
+	if (real_closedir_get())
+		real_closedir_get()(d);
 }
 
 static void *glob_readdir(void *d)
 {
-	return real_readdir ? real_readdir(d) : NULL;
+	return real_readdir_get() ? real_readdir_get()(d) : NULL;
 }
 
 static void *glob_readdir64(void *d)
 {
-	return real_readdir64 ? real_readdir64(d) : NULL;
+	return real_readdir64_get() ? real_readdir64_get()(d) : NULL;
 }
 
 /* glob asks whether a name exists: refused where the policy hides it,
@@ -287,14 +283,14 @@ static int glob64_lstat(const char *path, void *st)
 		return ret;                                                    \
 	}
 
-GLOB_HOOK(cordon_glob, "glob@@GLIBC_2.27", glob_t, real_glob, glob,
+GLOB_HOOK(cordon_glob, "glob@@GLIBC_2.27", glob_t, real_glob_get(), glob,
 	  glob_readdir)
-GLOB_HOOK(cordon_glob_old, "glob@GLIBC_2.2.5", glob_t, real_glob_old, glob,
-	  glob_readdir)
-GLOB_HOOK(cordon_glob64, "glob64@@GLIBC_2.27", glob64_t, real_glob64, glob64,
-	  glob_readdir64)
-GLOB_HOOK(cordon_glob64_old, "glob64@GLIBC_2.2.5", glob64_t, real_glob64_old,
+GLOB_HOOK(cordon_glob_old, "glob@GLIBC_2.2.5", glob_t, real_glob_old_get(),
+	  glob, glob_readdir)
+GLOB_HOOK(cordon_glob64, "glob64@@GLIBC_2.27", glob64_t, real_glob64_get(),
 	  glob64, glob_readdir64)
+GLOB_HOOK(cordon_glob64_old, "glob64@GLIBC_2.2.5", glob64_t,
+	  real_glob64_old_get(), glob64, glob_readdir64)
 
 /* ---- nftw and ftw ---- */
 
@@ -437,18 +433,19 @@ static int walk_cb3(const char *path, const struct stat *st, int flag)
 			    (void *)realfn, (void *)walk_cb);                  \
 	}
 
-NFTW_HOOK(cordon_nftw, "nftw@@GLIBC_2.3.3", "nftw", nftw_fn, real_nftw)
-NFTW_HOOK(cordon_nftw_old, "nftw@GLIBC_2.2.5", "nftw", nftw_fn, real_nftw_old)
+NFTW_HOOK(cordon_nftw, "nftw@@GLIBC_2.3.3", "nftw", nftw_fn, real_nftw_get())
+NFTW_HOOK(cordon_nftw_old, "nftw@GLIBC_2.2.5", "nftw", nftw_fn,
+	  real_nftw_old_get())
 NFTW_HOOK(cordon_nftw64, "nftw64@@GLIBC_2.3.3", "nftw64", nftw64_fn,
-	  real_nftw64)
+	  real_nftw64_get())
 NFTW_HOOK(cordon_nftw64_old, "nftw64@GLIBC_2.2.5", "nftw64", nftw64_fn,
-	  real_nftw64_old)
+	  real_nftw64_old_get())
 
 SHIM_API int ftw(const char *path, ftw_fn cb, int fds)
 {
 	struct walk w = { (void *)cb, false, false };
 
-	return walk("ftw", path, w, fds, 0, call_ftw, (void *)real_ftw,
+	return walk("ftw", path, w, fds, 0, call_ftw, (void *)real_ftw_get(),
 		    (void *)walk_cb3);
 }
 
@@ -456,8 +453,8 @@ SHIM_API int ftw64(const char *path, ftw64_fn cb, int fds)
 {
 	struct walk w = { (void *)cb, false, false };
 
-	return walk("ftw64", path, w, fds, 0, call_ftw, (void *)real_ftw64,
-		    (void *)walk_cb3);
+	return walk("ftw64", path, w, fds, 0, call_ftw,
+		    (void *)real_ftw64_get(), (void *)walk_cb3);
 }
 
 /* ---- fts ---- */
@@ -484,12 +481,12 @@ static int fts_refused(const char *name, char *const *argv, int options)
 	{                                                                      \
 		int saved = errno;                                             \
 		int err = fts_refused(#name, argv, options);                   \
-		if (err || !real_##name) {                                     \
+		if (err || !real_##name##_get()) {                             \
 			errno = err ? err : ENOSYS;                            \
 			return NULL;                                           \
 		}                                                              \
 		errno = saved;                                                 \
-		return real_##name(argv, options, cmp);                        \
+		return real_##name##_get()(argv, options, cmp);                \
 	}
 
 FTS_HOOK(fts_open, FTS, fts_compar)

@@ -1,6 +1,6 @@
 /*
  * hooks.h - what every hook file shares: the start and end of a hook,
- * and each family's resolver (called once by shim_init()).
+ * and the way to its real function (REAL_FN).
  *
  * The shape of every hook (style.md), written once, here:
  *   begin (initialise if needed; no policy: forward); save errno; if
@@ -20,17 +20,23 @@
 #include "shim/shim.h"
 
 /*
- * Where each real_<name> pointer lives: in .data, on the page ld.so has
- * written already, not on a .bss page of its own that every process
- * would fault in at start-up just to store them.
+ * The real function of a slot (a REAL_SLOT pointer, shim.h), found on
+ * its hook's first call, from any context (real.c: no lock, no
+ * allocation): REAL_FN(real_open, "open") defines real_open_get(), the
+ * function or NULL when libc has none.  REAL_FN_V asks for @ver (as
+ * dlvsym), REAL_FN_VD for @ver or else the default.
  */
-#define REAL_SLOT __attribute__((section(".data.cordon_real")))
-
-/* Resolve real_<name> with dlsym; the pointer stays NULL when absent. */
-#define RESOLVE(name)                                                          \
-	(real_##name = (__typeof__(real_##name))real_sym(#name, NULL))
-#define RESOLVE_V(name, ver)                                                   \
-	(real_##name = (__typeof__(real_##name))real_sym(#name, ver))
+#define REAL_FN_(slot, sym, ver, dflt)                                         \
+	static inline __typeof__(slot) slot##_get(void)                        \
+	{                                                                      \
+		void *p_ = __atomic_load_n((void **)&slot, __ATOMIC_RELAXED);  \
+		if (__builtin_expect(!p_, 0))                                  \
+			p_ = real_resolve((void **)&slot, sym, ver, dflt);     \
+		return p_ == REAL_ABSENT ? NULL : (__typeof__(slot))p_;        \
+	}
+#define REAL_FN(slot, sym)	   REAL_FN_(slot, sym, NULL, false)
+#define REAL_FN_V(slot, sym, ver)  REAL_FN_(slot, sym, ver, false)
+#define REAL_FN_VD(slot, sym, ver) REAL_FN_(slot, sym, ver, true)
 
 /*
  * The start of every hook: the shim initialised (a hook may run before
@@ -41,7 +47,7 @@ static inline bool hook_begin(void)
 {
 	if (!shim_is_ready())
 		shim_init();
-	return shim.active;
+	return shim_is_ready() && shim.active;
 }
 
 /**

@@ -30,36 +30,53 @@
  * entry, the snapshot and the decoded strings are cut from one arena in
  * the order they are written (each within its cap; the arena is the sum
  * of the caps): one page for the four, where a buffer each took four.
- * The pointers are NULL until shim_init() has run.
+ * The pointers are NULL until shim_init() has run; the policy and
+ * extra are read only once shim_is_ready().
  */
 struct shim_state {
-	int init_state; /* init.c: none, running, done */
-	bool active;	/* a policy was loaded: hooks decide */
-	bool err_open;	/* descriptor 2 was open when the process began: */
-	dev_t err_dev;	/* the file it was; lines go there only */
+	int init_state;	  /* init.c: none, running, done */
+	int decode_state; /* the policy decoded: none, running, done */
+	bool active;	  /* a policy was loaded: hooks decide */
+	bool err_open;	  /* descriptor 2 was open when the process began: */
+	dev_t err_dev;	  /* the file it was; lines go there only */
 	ino_t err_ino;
 	struct snapshot_extra extra;
 	char *preload;	/* "LD_PRELOAD=..." as loaded (SHIM_PRELOAD_MAX) */
 	char *snapshot; /* "CORDON_POLICY=..." as loaded (SNAPSHOT_MAX) */
 	char *store;	/* decoded strings of the policy (SNAPSHOT_MAX) */
 	size_t arena_used;
-	struct policy policy; /* its roots last */
+	/* before the policy: the few KB of it in use follow the pointers
+	 * on the page they share with .data, the policy's fields after */
 	char arena[PATH_BUF + SHIM_PRELOAD_MAX + 2 * SNAPSHOT_MAX];
+	struct policy policy; /* its roots last */
 };
 
 extern struct shim_state shim;
 
-/* Load the policy once (the constructor, or the first hook called before
- * it).  Safe to call from any hook; cheap after the first call. */
+/* Keep the snapshot (the constructor, or the first hook called before
+ * it) and decode the policy (the first hook that needs it).  Safe to
+ * call from any hook; cheap after the first call. */
 void shim_init(void);
 
 enum { SHIM_INIT_NONE, SHIM_INIT_RUNNING, SHIM_INIT_DONE };
 
-/* Has shim_init() finished?  Inline: every hook asks, on every call. */
+/* Has shim_init() finished, the policy decoded?  Inline: every hook
+ * asks, on every call. */
 static inline bool shim_is_ready(void)
 {
+	return __atomic_load_n(&shim.decode_state, __ATOMIC_ACQUIRE) ==
+		       SHIM_INIT_DONE &&
+	       __atomic_load_n(&shim.init_state, __ATOMIC_ACQUIRE) ==
+		       SHIM_INIT_DONE;
+}
+
+/* Is there a policy to pass on at an exec: loaded, or kept and being
+ * decoded by another thread (whose children must not lose it)? */
+static inline bool shim_has_policy(void)
+{
 	return __atomic_load_n(&shim.init_state, __ATOMIC_ACQUIRE) ==
-	       SHIM_INIT_DONE;
+		       SHIM_INIT_DONE &&
+	       (shim.active || shim.snapshot);
 }
 
 /* The arena's unused part, where the next piece goes (shim_init only). */
@@ -79,28 +96,39 @@ void shim_note_stderr(void);
  * written into that file).  Raw syscalls; errno untouched. */
 void shim_say(const char *line, size_t len);
 
-/* Resolve @name (at @version when not NULL) in the next object. */
+/*
+ * The real functions behind the hooks (real.c on Linux; on macOS dyld's
+ * interposing reaches libSystem by name, nothing to find).  Each
+ * pointer lives in .data (REAL_SLOT), on the page ld.so has written
+ * already, never on a .bss page of its own that every process would
+ * fault in; NULL until its hook first needs it (hooks.h, REAL_FN),
+ * REAL_ABSENT when the libraries have no such function.
+ */
+#define REAL_SLOT   __attribute__((section(".data.cordon_real")))
+#define REAL_ABSENT ((void *)1)
+
+/* Read the objects loaded after the shim from the link map, once (the
+ * constructor; any lookup before it does).  Async-signal-safe. */
+void real_init(void);
+
+/* The file ld.so loaded the shim from, as the link map names it ("" if
+ * unknown). */
+const char *real_self_name(void);
+
+/* @name (at @version when not NULL) in the objects after the shim, as
+ * dlsym(RTLD_NEXT) or dlvsym(RTLD_NEXT) finds it, or NULL.  No lock, no
+ * allocation, no system call: callable from any context. */
 void *real_sym(const char *name, const char *version);
 
-/* Run every family's resolver (SHIM_RESOLVER), once, from shim_init():
- * real.c on Linux; on macOS nothing to resolve (darwin/real_darwin.c). */
-void real_resolve_all(void);
-
-/*
- * Each Linux hook family resolves its real functions in a resolver that
- * it names with SHIM_RESOLVER(): a pointer in the section
- * "cordon_resolvers", which shim_init() runs through (init.c) without
- * naming any family, so that the start-up sits below the hooks that
- * call it.  (macOS's hooks reach libSystem by name: nothing to resolve.)
- */
-typedef void shim_resolver(void);
-#define SHIM_RESOLVER(fn)                                                      \
-	static shim_resolver *const fn##_entry                                 \
-		__attribute__((section("cordon_resolvers"), used)) = fn
+/* A hook's first need of its real function: real_sym(), the default
+ * version @or_default when @version is missing, stored into @slot
+ * (REAL_ABSENT when there is none).  Return: what was stored. */
+void *real_resolve(void **slot, const char *name, const char *version,
+		   bool or_default);
 
 /*
  * The working directory kept for relative paths (cwd.c).  cwd_watch():
- * the chdir hooks are in place (their resolver); cwd_changed(): they
+ * the chdir hooks are in place (shim_init); cwd_changed(): they
  * changed it.  cwd_get() copies it into @out (the kept copy, else the
  * kernel's answer, then kept) and returns its length, 0 when there is
  * no path to give; cwd_peek() gives the kept copy, NULL when there is

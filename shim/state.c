@@ -22,7 +22,9 @@ void shim_note_stderr(void)
 {
 	struct stat st;
 
-	shim.err_open = syscall(SYS_newfstatat, 2, "", &st, AT_EMPTY_PATH) == 0;
+	/* fstat, not fstatat with "": no string of .rodata for the kernel
+	 * to read, no page of it faulted in at every start */
+	shim.err_open = syscall(SYS_fstat, 2, &st) == 0;
 	shim.err_dev = shim.err_open ? st.st_dev : 0;
 	shim.err_ino = shim.err_open ? st.st_ino : 0;
 }
@@ -56,8 +58,9 @@ char *shim_keep(char **envp, const char *name, size_t cap)
 	struct strbuf sb = STRBUF(piece, cap);
 
 	if (v) {
-		sb_puts(&sb, name);
-		sb_puts(&sb, "=");
+		/* the '=' from the environment's own string (its name is
+		 * followed by it), not a literal of .rodata */
+		sb_put(&sb, v - strlen(name) - 1, strlen(name) + 1);
 		sb_puts(&sb, v);
 	}
 	if (!v || sb.full)
