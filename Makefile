@@ -197,6 +197,33 @@ $(B)/tests/%: tests/unit/%.c $(B)/libcore.a
 		$(LDFLAGS) \
 		-o $@ $< $(B)/libcore.a $(LIBS) -lcriterion
 
+# test_real: shim/real.c in a preloaded library of its own (realprobe.so)
+# beside dlsym(RTLD_NEXT), for every name of the hooks' REAL_FN lines
+# (scripts/real-table.sh), alone and with realother.so, which defines
+# them all.  Never sanitized: they are preloaded.
+$(B)/gen/real_table.h $(B)/gen/realother.c: scripts/real-table.sh \
+		$(wildcard shim/hook_*.c)
+	@mkdir -p $(B)/gen
+	@echo "  GEN     $@"
+	$(Q)scripts/real-table.sh > $(B)/gen/real_table.h
+	$(Q)scripts/real-table.sh -c > $(B)/gen/realother.c
+$(B)/tests/realprobe.so: tests/unit/realprobe.c shim/real.c $(B)/gen/real_table.h
+	@mkdir -p $(dir $@)
+	@echo "  CC [M]  $@"
+	$(Q)$(CC) $(CPPFLAGS) -iquote $(B)/gen $(SHIM_BASE_CFLAGS) $(SHIM_CFLAGS) \
+		-Wno-missing-prototypes -shared -o $@ tests/unit/realprobe.c \
+		shim/real.c -ldl
+$(B)/tests/realother.so: $(B)/gen/realother.c
+	@mkdir -p $(dir $@)
+	@echo "  CC [M]  $@"
+	$(Q)$(CC) -fPIC -shared -fno-builtin -w -o $@ $<
+$(B)/tests/realdrive: tests/unit/realdrive.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(CPPFLAGS) $(SHIM_BASE_CFLAGS) -o $@ $< -ldl
+$(B)/tests/test_real: $(B)/tests/realprobe.so $(B)/tests/realother.so \
+	$(B)/tests/realdrive
+
 # test_report and test_audit_record run the shim's own report.c, audit.c
 # and state.c, built for the test (not -fPIC, not from libcordon.so):
 # nothing is exported for them.

@@ -29,7 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define ENV_MAX 512
+#define ENV_MAX	 512
 #define WAYS_MAX 8
 
 extern char **environ;
@@ -110,8 +110,8 @@ int main(int argc, char **argv)
 		return usage();
 	for (int w = 1; w < ways; w++)
 		if (w != 2) {
-			const char *lib = w == 1 ? argv[optind]
-						 : argv[optind + w - 2];
+			const char *lib =
+				w == 1 ? argv[optind] : argv[optind + w - 2];
 
 			snprintf(vars[w], sizeof(vars[w]), "LD_PRELOAD=%s",
 				 lib);
@@ -162,8 +162,9 @@ int main(int argc, char **argv)
 			}
 	for (int w = 0; w < ways; w++) {
 		qsort(t[w], total, sizeof(double), cmp);
-		med[w] = total % 2 ? t[w][total / 2]
-				   : (t[w][total / 2 - 1] + t[w][total / 2]) / 2;
+		med[w] = total % 2
+				 ? t[w][total / 2]
+				 : (t[w][total / 2 - 1] + t[w][total / 2]) / 2;
 		printf("%s %.1f\n", names[w], med[w]);
 	}
 	for (int w = 2; w < ways; w++)
