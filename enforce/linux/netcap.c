@@ -339,11 +339,12 @@ int netcap_setup(const struct policy *p, struct netcap *nc, char *err,
 	char why[300] = "";
 
 	memset(nc, 0, sizeof(*nc));
-	if (lo <= 0 || netcap_routes(lo, true, ns, nns) < 0) {
+	ret = lo > 0 ? netcap_routes(lo, true, ns, nns) : -ENODEV;
+	if (ret < 0) {
 		snprintf(err, errlen,
 			 "cannot give the namespace's loopback the name "
 			 "servers' addresses: %s",
-			 strerror(errno));
+			 strerror(-ret));
 		return -1;
 	}
 	/* the rules first: without them, a default route would send what
@@ -354,10 +355,8 @@ int netcap_setup(const struct policy *p, struct netcap *nc, char *err,
 			snprintf(why, sizeof(why), "cannot route: %s",
 				 strerror(-ret));
 		nc->captured = ret == 0;
-	} else if (p->capture) {
-		snprintf(nc->why, sizeof(nc->why), "%s", why);
 	}
-	if (p->capture && !nc->captured && !nc->why[0])
+	if (p->capture && !nc->captured)
 		snprintf(nc->why, sizeof(nc->why), "%s", why);
 	for (size_t i = 0; i < nns; i++) {
 		a = ns[i];
