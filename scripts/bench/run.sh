@@ -49,7 +49,7 @@ LIB=$B/libcordon.so
 for f in "$CORDON" "$LIB" "$B/bench/brun" "$B/bench/openstat" \
 	"$B/bench/llonly" "$B/bench/isocost" "$B/bench/unixconnect" \
 	"$B/bench/proxybench" "$B/bench/unixloop" "$B/bench/filteronly" \
-	"$B/bench/capturebench" \
+	"$B/bench/capturebench" "$B/bench/loadcost" \
 	"$B/helpers/fakeabi" \
 	"$B/bench/empty.so"; do
 	[ -x "$f" ] || die "'$f' missing: run make bench"
@@ -88,8 +88,10 @@ case $WS in *'|'* | *' '*) die "the build path may hold no '|' or space" ;; esac
 
 if [ "${BENCH_QUICK:-}" ]; then
 	R_START=4 N_START=3 R_EXEC=2 R_OPS=1 R_BUILD=1 OPS=100000 LOOP=200
+	R_LOAD=4 N_LOAD=25
 else
 	R_START=20 N_START=5 R_EXEC=5 R_OPS=5 R_BUILD=5 OPS=1000000 LOOP=1000
+	R_LOAD=30 N_LOAD=50
 fi
 
 # One spec line per configuration: NAME|VARS|ARGV joined by '|'.  With
@@ -143,6 +145,16 @@ echo "bench: exec-heavy ($LOOP processes, $R_EXEC rounds)"
 spec "/bin/sh|-c|i=0; while [ \$i -lt $LOOP ]; do /bin/true; i=\$((i+1)); done" \
 	"$B/bench/exec.spec" floor
 $PIN "$B/bench/brun" -r "$R_EXEC" -w 1 "$B/bench/exec.spec" exec >>"$RAW"
+
+# What the shim's load adds to a process, beside what an empty preloaded
+# library adds (issue 33): inside cordon, a static program (no shim of
+# its own) starts /bin/true without a preload, with the empty library
+# and with the environment cordon gave (libcordon.so and the policy),
+# start by start, interleaved (scripts/bench/loadcost.c).
+echo "bench: the shim's load ($R_LOAD rounds x $N_LOAD starts of each)"
+LOAD=$B/bench/load.txt
+$PIN "$CORDON" -q -- "$B/bench/loadcost" -r "$R_LOAD" -n "$N_LOAD" \
+	"$B/bench/empty.so" >"$LOAD" || die "loadcost failed"
 
 # By absolute path, then by the relative one a build mostly uses (from
 # the workspace, the working directory of every configuration).
@@ -266,6 +278,8 @@ r() { ratio "$(med "$1" "$2")" "$(med "$1" "${3:-bare}")"; }
 	target "startup: cordon / bare" "$(r startup full)" 1.5 "$(r startup ns)"
 	target "exec-heavy: cordon / bare" "$(r exec full)" 1.10 \
 		"$(awk -v a="$(r exec kernel)" -v b="$(r exec preload)" 'BEGIN { print a * b }')"
+	target "the shim's load per process: libcordon.so / an empty library (time added to bare)" \
+		"$(awk '$1 == "load_ratio" && $2 == "shim" { print $3 }' "$LOAD")" 1.50 1.00
 	target "open: cordon / cordon --no-shim" "$(r open full kernel)" 1.15 ""
 	target "stat: cordon / bare" "$(r stat full)" 1.10 "$(r stat kernel)"
 	target "open, relative: cordon / cordon --no-shim" \
@@ -494,6 +508,7 @@ mem=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
 	echo "- machine: $cpu, $(nproc) cores, $mem; $(. /etc/os-release && echo "$PRETTY_NAME")"
 	echo "- kernel: Linux $(uname -r), Landlock ABI $("$CORDON" probe --json 2>/dev/null | sed -n 's/.*"landlock_abi": *\([0-9]*\).*/\1/p' | head -1)"
 	echo "- cordon $(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown); $(bwrap --version); $(firejail --version | head -1); $(hyperfine --version); $(gcc --version | head -1); zlib $(basename "$ZSRC")"
+	echo "- the shim's load (scripts/bench/loadcost.c, in cordon, pinned): $((R_LOAD * N_LOAD)) starts of /bin/true each way, interleaved, medians: $(awk '$1 == "bare" || $1 == "empty" || $1 == "shim" { printf "%s%s %s us", sep, $1, $2; sep = ", " }' "$LOAD")"
 	echo "- runs per configuration: startup $(runs startup), exec-heavy $(runs exec), open $(runs open) x $OPS calls and stat $(runs stat) x $OPS calls (each run: the ns per call of its fastest twentieth: the host takes the CPU in bursts), zlib build $(runs build); every workload interleaved across configurations (scripts/bench/brun.c); startup, exec-heavy, open and stat pinned to one CPU (${PIN:-not pinned}), the build on all"
 	echo
 	echo "Medians, and the ratio to bare of the same run:"
