@@ -152,9 +152,11 @@ $PIN "$B/bench/brun" -r "$R_EXEC" -w 1 "$B/bench/exec.spec" exec >>"$RAW"
 # and with the environment cordon gave (libcordon.so and the policy),
 # start by start, interleaved (scripts/bench/loadcost.c).
 echo "bench: the shim's load ($R_LOAD rounds x $N_LOAD starts of each)"
+# (both from the workspace: the build's own directory is no exec root)
 LOAD=$B/bench/load.txt
-$PIN "$CORDON" -q -- "$B/bench/loadcost" -r "$R_LOAD" -n "$N_LOAD" \
-	"$B/bench/empty.so" >"$LOAD" || die "loadcost failed"
+cp "$B/bench/loadcost" "$B/bench/empty.so" "$WS/"
+$PIN "$CORDON" -q -- "$WS/loadcost" -r "$R_LOAD" -n "$N_LOAD" \
+	"$WS/empty.so" >"$LOAD" || die "loadcost failed"
 
 # By absolute path, then by the relative one a build mostly uses (from
 # the workspace, the working directory of every configuration).
