@@ -38,34 +38,35 @@ static bool plainly_malformed(const char *v)
 
 /* Keep what is needed before the program can change it: the snapshot
  * as loaded (re-injected at every exec, catalog D-2).  Decoding it waits
- * for the first hook that needs the policy (shim_decode()): most
+ * for the first hook that needs the policy (decode_policy()): most
  * processes of a build need it late or never, and the decoding is the
- * larger part of a start's cost (doc/bench/notes.md). */
-static void keep_policy(char **envp)
+ * larger part of a start's cost (doc/bench/notes.md).  True when the
+ * policy is settled here (none kept: standalone, or refused), with no
+ * decoding left for a hook. */
+static bool keep_policy(char **envp)
 {
 	const char *v = env_value(envp, snapshot_var);
 
 	if (!v) {
 		shim.store = shim_arena_next();
 		shim.active = standalone_load(envp) == 0;
-		cwd_watch();
-		shim.decode_state = SHIM_INIT_DONE;
-		return;
+		return true;
 	}
 	shim.snapshot = shim_keep(envp, snapshot_var, SNAPSHOT_MAX);
 	shim.store = shim_arena_next();
 	if (!shim.snapshot[0])
 		shim.snapshot = too_long;
-	if (plainly_malformed(v)) {
-		standalone_refuse_all(envp);
-		shim.active = true;
-		cwd_watch();
-		shim.decode_state = SHIM_INIT_DONE;
-	}
+	if (!plainly_malformed(v))
+		return false;
+	standalone_refuse_all(envp);
+	shim.active = true;
+	return true;
 }
 
 /* The policy decoded from the snapshot kept, once, by the first hook
- * that needs it; meanwhile (another thread decoding) hooks forward. */
+ * that needs it; meanwhile (another thread decoding) hooks forward.
+ * Called only once init_state is done, so that decode_state done
+ * implies it. */
 static void decode_policy(void)
 {
 	int expected = SHIM_INIT_NONE;
@@ -90,6 +91,7 @@ static void init_from(char **envp)
 {
 	int expected = SHIM_INIT_NONE;
 	int saved = errno;
+	bool settled;
 
 	if (!__atomic_compare_exchange_n(&shim.init_state, &expected,
 					 SHIM_INIT_RUNNING, false,
@@ -99,9 +101,18 @@ static void init_from(char **envp)
 	real_init(); /* the objects after the shim, for the hooks' lookups */
 	shim_note_stderr();
 	exec_env_init(envp); /* the shim's file, and shim.preload */
-	keep_policy(envp);
+	settled = keep_policy(envp);
+	if (settled) {
+		cwd_watch();
+		/* no hook may claim the decoding in the moment between */
+		shim.decode_state = SHIM_INIT_RUNNING;
+	}
 	guard_leave();
 	__atomic_store_n(&shim.init_state, SHIM_INIT_DONE, __ATOMIC_RELEASE);
+	/* last: decode_state done means init_state done (shim_is_ready) */
+	if (settled)
+		__atomic_store_n(&shim.decode_state, SHIM_INIT_DONE,
+				 __ATOMIC_RELEASE);
 	errno = saved;
 }
 

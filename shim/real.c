@@ -341,10 +341,11 @@ void *real_resolve(void **slot, const char *name, const char *version,
 
 	if (!p && version && or_default)
 		p = real_sym(name, NULL);
+	if (!p)
+		p = REAL_ABSENT;
 	/* not captured yet (a hook inside real_init's own start): try
 	 * again at the next call, never remember "absent" for it */
-	if (__atomic_load_n(&captured, __ATOMIC_ACQUIRE) != 2)
-		return p ? p : REAL_ABSENT;
-	__atomic_store_n(slot, p ? p : REAL_ABSENT, __ATOMIC_RELAXED);
-	return p ? p : REAL_ABSENT;
+	if (__atomic_load_n(&captured, __ATOMIC_ACQUIRE) == 2)
+		__atomic_store_n(slot, p, __ATOMIC_RELAXED);
+	return p;
 }

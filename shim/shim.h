@@ -61,13 +61,12 @@ void shim_init(void);
 enum { SHIM_INIT_NONE, SHIM_INIT_RUNNING, SHIM_INIT_DONE };
 
 /* Has shim_init() finished, the policy decoded?  Inline: every hook
- * asks, on every call. */
+ * asks, on every call.  One load: decode_state is stored done only
+ * after init_state (init.c). */
 static inline bool shim_is_ready(void)
 {
 	return __atomic_load_n(&shim.decode_state, __ATOMIC_ACQUIRE) ==
-		       SHIM_INIT_DONE &&
-	       __atomic_load_n(&shim.init_state, __ATOMIC_ACQUIRE) ==
-		       SHIM_INIT_DONE;
+	       SHIM_INIT_DONE;
 }
 
 /* Is there a policy to pass on at an exec: loaded, or kept and being
