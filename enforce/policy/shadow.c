@@ -63,18 +63,23 @@ static bool note_entry(const struct policy *p, const struct path_dir *d,
 	struct strbuf fb = STRBUF(from, sizeof(from));
 	struct strbuf ob = STRBUF(opt, sizeof(opt));
 	const struct path_dir *o;
-	size_t shown = 0, more = 0, seen = 0;
+	size_t shown = 0, seen = 0;
+	bool more = false;
 	struct dirent *e;
 	DIR *dir = opendir(d[i].canon);
 
 	if (!dir)
 		return false;
-	while ((e = readdir(dir)) && seen++ < ENTRIES_MAX) {
+	/* Done at the first name past those shown (or at the first, when
+	 * quiet): each name costs an access() per later entry, and a
+	 * pyenv's 128 shims made 1,253 at every start. */
+	while (!more && !(quiet && shown) && seen++ < ENTRIES_MAX &&
+	       (e = readdir(dir))) {
 		if (e->d_name[0] == '.' || !runnable(d[i].canon, e->d_name) ||
 		    !(o = instead(d, n, i, e->d_name)))
 			continue;
 		if (shown == NAMES_SHOWN) {
-			more++;
+			more = true;
 			continue;
 		}
 		if (!shown)
