@@ -3,7 +3,12 @@
  * the answer it gets when it is refused or fails (an HTTP status or a
  * SOCKS5 reply, then close), the record of a refusal, and its free
  * (with its tunnel's pipes).  The loop, the phases and the tunnel call
- * down into here; nothing here calls back up.
+ * down into here; three calls go back up, each where a connection's end
+ * is not yet its end: a refusal is first asked (--ask, proxy_ask.c), a
+ * captured connection quiet past its timer is decided by its address
+ * (proxy_capture.c), and a freed one lets the listeners accept again
+ * (proxy_loop.c).  The proxy's files are one state machine, one room:
+ * farm-studio sees them as one circle inside it.
  */
 #include <arpa/inet.h>
 #include <stdio.h>
