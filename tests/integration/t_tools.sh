@@ -233,6 +233,30 @@ test_tools_shadowed_command_said_at_start() {
 	assert_stderr_lacks "note: PATH's"
 }
 
+# Many shadowed: three named, "(and more)", and the note said once
+# (the reading of the entry ends past the third).
+test_tools_shadowed_many_commands_named_three_and_more() {
+	tool_home
+	mkdir -p "$H/.pyenv/shims"
+	local n
+	for n in id env cat true false; do
+		printf '#!/bin/sh\necho "the user'"'"'s %s"\n' "$n" > "$H/.pyenv/shims/$n"
+		chmod +x "$H/.pyenv/shims/$n"
+	done
+	local p="$H/.pyenv/shims:/usr/bin:/bin"
+	HOME=$H PATH=$p plain /bin/sh -c id
+	assert_stdout_has "^the user's id\$"
+	HOME=$H PATH=$p cordon -- /bin/sh -c id
+	assert_status 0
+	assert_stdout_lacks "the user's id"
+	assert_stderr_has "^cordon: note: PATH's $H/.pyenv/shims is not granted: [a-z]*, [a-z]*, [a-z]* (and more) will run from .* and later entries instead of the user's; allow with --exec $H/.pyenv\$"
+	[ "$(grep -c "note: PATH's" "$T/stderr")" -eq 1 ] ||
+		fail "the note is not said once"
+	HOME=$H PATH=$p cordon --exec "$H/.pyenv" -- /bin/sh -c id
+	assert_stdout_has "^the user's id\$"
+	assert_stderr_lacks "note: PATH's"
+}
+
 # cordon's own report socket is reached whatever the home and the
 # working directory: the denial is in the summary and the log.
 test_tools_own_state_never_refused() {
