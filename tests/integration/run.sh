@@ -38,7 +38,7 @@ count() {
 run_as() { # run_as LABEL HOME USER [runuser -u USER --]
 	local label=$1 home=$2 name=$3; shift 3
 	local counts="$stage/counts.$label"
-	: > "$counts"; chmod a+w "$counts"
+	: > "$counts"; : > "$counts.times"; chmod a+w "$counts" "$counts.times"
 	"$@" env -i PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 \
 		TERM=dumb HOME="$home" USER="$name" LOGNAME="$name" \
 		bash "$stage/suite.sh" "$stage" "$label" "$counts" "$filter"
@@ -85,6 +85,12 @@ else
 	run_as user "$HOME" "$(id -un)"
 fi
 
+# where the time went: the slowest tests, and each pass's whole
+for f in "$stage"/counts.*.times; do
+	l=${f#"$stage"/counts.}; awk -v l="${l%.times}" '{ s += $1 } END {
+		printf "time: %s: %d tests, %.0f s\n", l, NR, s }' "$f"
+done
+cat "$stage"/counts.*.times | sort -rn | head -n 15 | sed 's/^/time: slowest: /'
 echo
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -30,6 +30,7 @@ rm -f "$load_err"
 for t in $(declare -F | awk '{print $3}' | grep '^test_' | sort); do
 	[[ $t =~ $filter ]] || continue
 	T=$(mktemp -d -p "$HOME" cordon-it.XXXXXX) || exit 1
+	t0=$EPOCHREALTIME
 	(
 		set -u
 		export T
@@ -38,6 +39,9 @@ for t in $(declare -F | awk '{print $3}' | grep '^test_' | sort); do
 		"$t"
 	) > "$T.log" 2>&1
 	rc=$?
+	# how long each took, for run.sh's list of the slowest
+	awk -v a="$t0" -v b="$EPOCHREALTIME" -v t="[$label] $t" \
+		'BEGIN { printf "%.2f %s\n", b - a, t }' >> "$counts.times"
 	[ ! -e "$T.notfound" ] || rc=1
 	case $rc in
 	0) passed=$((passed + 1)); echo "PASS [$label] $t" ;;
