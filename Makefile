@@ -159,7 +159,7 @@ SHIM_LDFLAGS = -dynamiclib -Wl,-undefined,error \
 endif
 
 .PHONY: all test unit integration check fuzz install clean deps format kernels toolchains \
-	check-format check-banned check-layers check-docs bench compat
+	check-format check-banned check-layers check-docs bench compat suites
 .DEFAULT_GOAL := all
 
 all: $(B)/cordon $(SHIM_LIB)
@@ -327,6 +327,11 @@ kernels: $(B)/cordon $(SHIM_LIB) $(B)/kernels/contain $(HELPER_BINS)
 		$(KERNELS_README)
 
 test: check-docs check-layers unit integration
+
+# Everything make test, make compat and make kernels run, built once:
+# CI then runs the matrix beside make test (.ci/run), two makes that
+# must not build the same files at once.
+suites: all $(UNIT_BINS) $(HELPER_BINS) $(B)/kernels/contain
 
 # The README short, its links and doc/'s whole, its two commands those
 # of CI (scripts/check-docs.sh); the selftest breaks a copy each way.

@@ -23,7 +23,8 @@ mdir="$kdir/lib/modules/$kver"
 # busybox-static's (make deps installs it; it replaces the dynamic one).
 bb=$(command -v busybox) || { echo "initramfs.sh: no busybox (make deps)" >&2; exit 1; }
 
-tmp=$(mktemp -d)
+# beside the kernel, not in the shared /tmp (make compat counts its entries)
+tmp=$(mktemp -d "$kdir/.initramfs.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/bin" "$tmp/lib/modules" "$tmp/proc" "$tmp/sys" "$tmp/dev" \
 	"$tmp/lower" "$tmp/rw" "$tmp/newroot"
