@@ -28,7 +28,9 @@
 # outside after the start (Landlock's RESOLVE_UNIX, or the broker), UDP
 # (Landlock's UDP ports, or the namespace and the filter), a thread
 # that ran before the standalone shim (TSYNC), the kernel's audit
-# (quiet flags); "@@LLHAVE RIGHTS" first (tests/helpers/llhave.c).
+# (quiet flags), the transparent capture (nf_tables' NAT, a static
+# binary and curl reaching the loopback's origin only where granted);
+# "@@LLHAVE RIGHTS" first (tests/helpers/llhave.c).
 #
 #   guest.sh --tests BUILD     (as each user) run the tests
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
@@ -261,7 +263,7 @@ as_user() {
 }
 as_user cordon-test
 echo "@@LLHAVE $("$build/helpers/llhave")"
-IT_TESTS='unix_late|unix_shared|test_udp_|threads_started|kaudit'
+IT_TESTS='unix_late|unix_shared|test_udp_|threads_started|kaudit|capture_loopback_grants'
 bash "$repo/tests/integration/run.sh" "$build" "$IT_TESTS" 2>&1 </dev/null |
 	sed 's/^/@@IT /'
 # The same user where user namespaces are off (as a distribution may).

@@ -42,14 +42,35 @@ path_of() {
 	}' "$mdir/modules.dep"
 }
 
+# The module an alias NAME (a softdep's) names: the generic one where
+# there are several (crc32c's: crc32c_intel needs SSE4.2, which TCG's
+# CPU lacks).
+alias_of() {
+	[ -f "$mdir/modules.alias" ] || return 0
+	awk -v n="$1" '$1 == "alias" && $2 == n { m[++k] = $3 }
+		END { for (i = 1; i <= k; i++) if (m[i] ~ /generic/) { print m[i]; exit }
+		      if (k) print m[1] }' "$mdir/modules.alias"
+}
+
 seen=" "
 order=""
-# Add module PATH after what it depends on.
+# Add module PATH after what it depends on, and after the modules its
+# softdep "pre:" names (libcrc32c's crc32c: without it libcrc32c, and
+# with it nf_tables and NAT, fail to load, and capture with them).
 add() {
 	case $seen in *" $1 "*) return ;; esac
 	seen="$seen$1 "
 	for d in $(awk -F: -v p="$1" '$1 == p { print $2; exit }' "$mdir/modules.dep"); do
 		add "$d"
+	done
+	b=${1##*/}
+	b=${b%%.ko*}
+	for s in $(awk -v m="$b" '$1 == "softdep" && $2 == m {
+		for (i = 3; i <= NF; i++) { if ($i == "post:") break; if ($i != "pre:") print $i } }' \
+		"$mdir/modules.softdep" 2>/dev/null); do
+		sp=$(path_of "$s")
+		[ -n "$sp" ] || sp=$(path_of "$(alias_of "$s")")
+		[ -z "$sp" ] || add "$sp"
 	done
 	order="$order $1"
 }

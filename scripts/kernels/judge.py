@@ -31,6 +31,8 @@ And what issue 30 requires, per row:
   - the integration tests of the kernel-dependent mechanisms (guest.sh's
     IT_TESTS) ran to their count, as root and as cordon-test, and none
     failed;
+  - the transparent capture's test (CAPTURE_PROOF) passed, not skipped,
+    on every row, as root and as cordon-test;
   - for each of Landlock's rights past ABI 7 the kernel has (@@LLHAVE),
     the tests that prove it (IT_PROOF) passed, not skipped;
   - where it has RESOLVE_UNIX (UDP), probe says Landlock holds the late
@@ -97,6 +99,13 @@ IT_PROOF = {
          ("root",)),
     ],
 }
+# The transparent capture (--allow-host for every program) on every row:
+# it needs nf_tables with NAT, which each of Debian's kernels has as
+# modules (initramfs.sh loads them, and libcrc32c's crc32c before them).
+CAPTURE_PROOF = [
+    ("test_capture_loopback_grants_reach_the_hosts_loopback",
+     ("root", "user")),
+]
 # What probe must say holds, where the kernel has the right.
 IT_HOLDER = {
     "resolve_unix": "no pathname UNIX socket outside bound after the start",
@@ -214,6 +223,12 @@ def judge_it(key, g):
     for (label, test), (st, _) in sorted(g["it"].items()):
         if st == "FAIL":
             fails.append(f"{key} {label}: {test} failed")
+    for test, labels in CAPTURE_PROOF:
+        for label in labels:
+            st = g["it"].get((label, test), ("none", ""))[0]
+            if st != "PASS":
+                fails.append(f"{key} {label}: {test}: {st}: the capture "
+                             "must hold on every kernel")
     for right in have:
         for test, labels in IT_PROOF.get(right, []):
             for label in labels:
@@ -561,7 +576,10 @@ def forged(edit=None):
                      "_before_the_library_are_held")
         lines.append(f"@@IT SKIP [{label}] test_udp_bind_only_the_granted"
                      "_port: SKIP: UDP ports need Landlock ABI 10")
-    lines.append("@@IT 2 passed, 0 failed, 2 skipped")
+        for t, labs in CAPTURE_PROOF:
+            if label in labs:
+                lines.append(f"@@IT PASS [{label}] {t}")
+    lines.append("@@IT 4 passed, 0 failed, 2 skipped")
     lines.append("@@DONE")
     return "\n".join(edit(lines) if edit else lines) + "\n"
 
@@ -677,6 +695,11 @@ def selftest():
         ("a right's proof skipped where the kernel has it",
          sub("@@IT PASS [root] test_standalone", "@@IT SKIP [root] test_standalone"),
          1),
+        ("the capture's proof skipped",
+         sub("@@IT PASS [user] test_capture_", "@@IT SKIP [user] test_capture_"),
+         1),
+        ("the capture's proof missing",
+         lambda ls: [l for l in ls if "[root] test_capture_" not in l], 1),
         ("a right's proof skipped where the kernel lacks it", sub(
             "@@LLHAVE tsync", "@@LLHAVE "), 0),
         ("the kernel has UDP, probe says Landlock holds it",
