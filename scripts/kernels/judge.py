@@ -522,11 +522,13 @@ the banner named every breach as not enforced.  Its twin, the same run
 bare in the same guest, must reach everything.
 
 {table}
-## The late UNIX socket, UDP, thread and audit tests
+## The late UNIX socket, UDP, thread, audit and capture tests
 
 The integration tests of the mechanisms whose holder depends on the
 kernel (tests/integration/t_unix_late.sh, t_unix_shared.sh, t_udp.sh,
-t_shim_standalone.sh's threads, t_kaudit.sh), run in each guest as root
+t_shim_standalone.sh's threads, t_kaudit.sh, and t_capture.sh's
+loopback test: curl and a static binary reach the loopback's origin
+through nf_tables' capture only where granted), run in each guest as root
 and as `cordon-test` by tests/integration/run.sh: each checks its
 effect from outside, with its twin.  "Landlock's rights tried": what
 `tests/helpers/llhave` found this kernel takes (landlock: any ABI; tcp:
@@ -546,7 +548,8 @@ cordon agrees with its probe: `cordon -- true` does not run while a
 needed guarantee is NOT HELD, the banner names exactly those, and a
 refusal names the same as the banner.  Every twin reaches everything;
 every guest finishes.  The integration tests above finish and none
-fails; where the kernel has a right past ABI 7, the tests that prove it
+fails; the transparent capture's test passes (not skips) on every
+kernel; where the kernel has a right past ABI 7, the tests that prove it
 pass (not skip), and probe says Landlock holds the late pathname UNIX
 sockets (RESOLVE_UNIX) and UDP beyond the grant (UDP).  `make kernels` exits 1 on any failure
 (`judge.py --selftest` first shows each of these failing on a forged
