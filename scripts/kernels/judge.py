@@ -223,19 +223,17 @@ def judge_it(key, g):
     for (label, test), (st, _) in sorted(g["it"].items()):
         if st == "FAIL":
             fails.append(f"{key} {label}: {test} failed")
-    for test, labels in CAPTURE_PROOF:
-        for label in labels:
-            st = g["it"].get((label, test), ("none", ""))[0]
-            if st != "PASS":
-                fails.append(f"{key} {label}: {test}: {st}: the capture "
-                             "must hold on every kernel")
-    for right in have:
-        for test, labels in IT_PROOF.get(right, []):
+    def must_pass(proof, why):
+        for test, labels in proof:
             for label in labels:
                 st = g["it"].get((label, test), ("none", ""))[0]
                 if st != "PASS":
-                    fails.append(f"{key} {label}: {test}: {st}, but the "
-                                 f"kernel has {right}: it must pass")
+                    fails.append(f"{key} {label}: {test}: {st}{why}")
+
+    must_pass(CAPTURE_PROOF, ": the capture must hold on every kernel")
+    for right in have:
+        must_pass(IT_PROOF.get(right, []),
+                  f", but the kernel has {right}: it must pass")
         holder = IT_HOLDER.get(right)
         for user in REQUIRED:
             gs = g["guar"].get(user)

@@ -209,12 +209,21 @@ test_tools_learn_keeps_files_exact() {
 	assert_stdout_lacks s3cr3t
 }
 
+# pyenv_shims NAME...: the user's own NAME in ~/.pyenv/shims, each
+# saying "the user's NAME".
+pyenv_shims() {
+	local n
+	mkdir -p "$H/.pyenv/shims"
+	for n in "$@"; do
+		printf '#!/bin/sh\necho "the user'"'"'s %s"\n' "$n" > "$H/.pyenv/shims/$n"
+		chmod +x "$H/.pyenv/shims/$n"
+	done
+}
+
 test_tools_shadowed_command_said_at_start() {
 	tool_home
-	mkdir -p "$H/.pyenv/shims"
 	# id: a program in /usr/bin, no shell's builtin
-	printf '#!/bin/sh\necho "the user'"'"'s id"\n' > "$H/.pyenv/shims/id"
-	chmod +x "$H/.pyenv/shims/id"
+	pyenv_shims id
 	local p="$H/.pyenv/shims:/usr/bin:/bin"
 	# the twin: bare, the user's runs
 	HOME=$H PATH=$p plain /bin/sh -c id
@@ -237,12 +246,7 @@ test_tools_shadowed_command_said_at_start() {
 # (the reading of the entry ends past the third).
 test_tools_shadowed_many_commands_named_three_and_more() {
 	tool_home
-	mkdir -p "$H/.pyenv/shims"
-	local n
-	for n in id env cat true false; do
-		printf '#!/bin/sh\necho "the user'"'"'s %s"\n' "$n" > "$H/.pyenv/shims/$n"
-		chmod +x "$H/.pyenv/shims/$n"
-	done
+	pyenv_shims id env cat true false
 	local p="$H/.pyenv/shims:/usr/bin:/bin"
 	HOME=$H PATH=$p plain /bin/sh -c id
 	assert_stdout_has "^the user's id\$"
